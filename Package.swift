@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+//
+// ExecKit: execution contexts for Swift callback APIs.
+// The library depends on no package; only the toolchain's Dispatch and Synchronization.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ExecKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ExecKit", targets: ["ExecKit"]),
+        .library(name: "ExecMutex", targets: ["ExecMutex"]),
+        .library(name: "ExecDispatch", targets: ["ExecDispatch"]),
+    ],
+    targets: [
+        .target(name: "ExecMutex", swiftSettings: strictSettings),
+        .target(name: "ExecDispatch", swiftSettings: strictSettings),
+        .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ExecKitTour",
+            dependencies: ["ExecKit"],
+            path: "Examples/ExecKitTour",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
+        .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch"], swiftSettings: strictSettings),
+        .testTarget(name: "ExecKitTests", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

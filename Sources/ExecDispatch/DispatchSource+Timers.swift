@@ -1,0 +1,120 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import Dispatch
+
+// Every factory here returns a timer that is already scheduled and resumed. That matters beyond convenience:
+// libdispatch stops the process when a source that was never resumed is released, so a timer that is dropped or
+// cancelled before it fires must already be resumed.
+
+extension DispatchSource {
+    /// A timer that calls `handler` once, `interval` from now, on `queue`.
+    ///
+    /// - Parameters:
+    ///   - interval: How long from now; a negative interval fires as soon as possible.
+    ///   - leeway: How late the system may fire to save power.
+    ///   - queue: Where `handler` runs; `nil` means a default-QoS global queue.
+    /// - Returns: The resumed timer. Cancel it to stop it before it fires; releasing it without cancelling is safe.
+    public static func singleTimer(
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        queue: DispatchQueue? = nil,
+        handler: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler(handler: handler)
+        timer.schedule(deadline: .now() + interval.clampedToZero, leeway: leeway)
+        timer.resume()
+        return timer
+    }
+
+    /// A timer that calls `handler(parameter)` once, `interval` from now, on `queue`.
+    ///
+    /// The parameter lets a handler that re-arms its timer (see
+    /// ``Dispatch/DispatchSourceTimer/scheduleOneshot(parameter:interval:leeway:handler:)``) tell a stale firing
+    /// from the current one.
+    public static func singleTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        queue: DispatchQueue? = nil,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any DispatchSourceTimer {
+        singleTimer(interval: interval, leeway: leeway, queue: queue) { handler(parameter) }
+    }
+
+    /// A timer that calls `handler` every `interval` on `queue`, first `interval` from now.
+    ///
+    /// - Precondition: `interval` is positive; zero or negative intervals stop the program with a message instead of
+    ///   spinning.
+    /// - Returns: The resumed timer; it fires until cancelled.
+    public static func repeatingTimer(
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        queue: DispatchQueue? = nil,
+        handler: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
+        requirePositive(interval, "DispatchSource.repeatingTimer(interval:leeway:queue:handler:)")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler(handler: handler)
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
+        timer.resume()
+        return timer
+    }
+
+    /// A timer that calls `handler(parameter)` every `interval` on `queue`, first `interval` from now.
+    ///
+    /// - Precondition: `interval` is positive.
+    public static func repeatingTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        queue: DispatchQueue? = nil,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any DispatchSourceTimer {
+        repeatingTimer(interval: interval, leeway: leeway, queue: queue) { handler(parameter) }
+    }
+}
+
+extension DispatchSourceTimer {
+    /// Re-arms this timer to call `handler(parameter)` once, `interval` from now, replacing its handler.
+    ///
+    /// A firing already under way when this is called still runs the old handler with the old parameter; comparing
+    /// the parameter with the current one tells such a stale firing apart.
+    public func scheduleOneshot<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) {
+        setEventHandler { handler(parameter) }
+        schedule(deadline: .now() + interval.clampedToZero, leeway: leeway)
+    }
+
+    /// Re-arms this timer to call `handler(parameter)` every `interval`, first `interval` from now, replacing its
+    /// handler.
+    ///
+    /// - Precondition: `interval` is positive.
+    public func scheduleRepeating<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: DispatchTimeInterval,
+        leeway: DispatchTimeInterval = .nanoseconds(0),
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) {
+        requirePositive(interval, "DispatchSourceTimer.scheduleRepeating(parameter:interval:leeway:handler:)")
+        setEventHandler { handler(parameter) }
+        schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
+    }
+}
+
+extension DispatchTimeInterval {
+    /// Negative intervals become zero: "fire as soon as possible".
+    fileprivate var clampedToZero: DispatchTimeInterval {
+        nanoseconds < 0 ? .nanoseconds(0) : self
+    }
+}
+
+private func requirePositive(_ interval: DispatchTimeInterval, _ call: StaticString) {
+    if interval.nanoseconds <= 0 {
+        fatalError("\(call): a repeating timer needs a positive interval, got \(interval.nanoseconds) ns.")
+    }
+}

@@ -1,0 +1,24 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import Dispatch
+
+extension DispatchTime {
+    /// The time elapsed from `earlier` to this time; negative when `earlier` is later.
+    ///
+    /// - Complexity: O(1); saturates instead of overflowing.
+    public func since(_ earlier: DispatchTime) -> DispatchTimeInterval {
+        let later = uptimeNanoseconds
+        let start = earlier.uptimeNanoseconds
+        if later >= start {
+            let difference = later - start
+            return difference >= UInt64(Int64.max) ? .never : .nanoseconds(Int(difference))
+        }
+        let difference = start - later
+        return .nanoseconds(difference >= UInt64(Int64.max) ? Int(Int64.min) : -Int(difference))
+    }
+
+    /// This time moved by a `Duration`, saturating at `DispatchTime.distantFuture`-like limits instead of trapping.
+    public static func + (time: DispatchTime, duration: Duration) -> DispatchTime {
+        time + DispatchTimeInterval(duration)
+    }
+}

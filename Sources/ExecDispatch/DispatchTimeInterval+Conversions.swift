@@ -1,0 +1,68 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import Dispatch
+
+extension DispatchTimeInterval {
+    /// The interval in seconds; `.never` is `Double.infinity`.
+    public var seconds: Double {
+        switch self {
+        case .never: return .infinity
+        default: return Double(nanoseconds) / 1_000_000_000
+        }
+    }
+
+    /// The interval in nanoseconds, saturating at `Int64.min` and `Int64.max`; `.never` is `Int64.max`.
+    public var nanoseconds: Int64 {
+        switch self {
+        case .seconds(let s): return Int64(s).multipliedSaturating(by: 1_000_000_000)
+        case .milliseconds(let ms): return Int64(ms).multipliedSaturating(by: 1_000_000)
+        case .microseconds(let us): return Int64(us).multipliedSaturating(by: 1_000)
+        case .nanoseconds(let ns): return Int64(ns)
+        case .never: return .max
+        @unknown default: return .max
+        }
+    }
+
+    /// An interval of `seconds` seconds, rounded to the nearest nanosecond.
+    ///
+    /// Non-finite values and values beyond `Int64` nanoseconds saturate: `+infinity` and large values give `.never`,
+    /// `-infinity` and large negative values the most negative representable interval; NaN gives zero.
+    public static func interval(_ seconds: Double) -> DispatchTimeInterval {
+        if seconds.isNaN { return .nanoseconds(0) }
+        let ns = (seconds * 1_000_000_000).rounded()
+        if ns >= Double(Int64.max) { return .never }
+        if ns <= Double(Int64.min) { return .nanoseconds(Int(Int64.min)) }
+        return .nanoseconds(Int(ns))
+    }
+
+    /// Converts a `Duration`, rounding toward zero to whole nanoseconds.
+    ///
+    /// Durations at or beyond `Int64.max` nanoseconds (about 292 years) become `.never`; durations below
+    /// `Int64.min` nanoseconds saturate at that value.
+    public init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let (wholeNanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowSum) = wholeNanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
+        if overflow || overflowSum || total == .max {
+            self = seconds < 0 ? .nanoseconds(Int(Int64.min)) : .never
+        } else {
+            self = .nanoseconds(Int(total))
+        }
+    }
+}
+
+extension Duration {
+    /// Converts a `DispatchTimeInterval`. `.never` becomes `Int64.max` nanoseconds (about 292 years), which converts
+    /// back to `.never`.
+    public init(_ interval: DispatchTimeInterval) {
+        self = .nanoseconds(interval.nanoseconds)
+    }
+}
+
+extension Int64 {
+    fileprivate func multipliedSaturating(by factor: Int64) -> Int64 {
+        let (product, overflow) = multipliedReportingOverflow(by: factor)
+        if !overflow { return product }
+        return (self < 0) == (factor < 0) ? .max : .min
+    }
+}

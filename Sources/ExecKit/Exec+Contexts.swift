@@ -1,0 +1,76 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension Exec {
+    /// A new private serial queue used as a mutex: `invoke` waits for the block (type ``ExecutionType/mutex``).
+    ///
+    /// Invoking it from inside one of its own blocks would deadlock; ExecKit detects that and stops the program with
+    /// a message. Its ``invokeAsync(_:)`` queues without waiting.
+    public static func syncQueue(label: String = "ExecKit.syncQueue", qos: DispatchQoS = .unspecified) -> Exec {
+        .queue(DispatchQueue(label: label, qos: qos), .mutex)
+    }
+
+    /// A new private serial queue: `invoke` returns at once and blocks run one at a time, in FIFO order
+    /// (type ``ExecutionType/serialAsync``).
+    ///
+    /// ``invokeSync(_:)`` from inside the queue runs the block immediately instead of deadlocking.
+    public static func asyncQueue(label: String = "ExecKit.asyncQueue", qos: DispatchQoS = .unspecified) -> Exec {
+        .queue(DispatchQueue(label: label, qos: qos), .serialAsync)
+    }
+
+    /// This context made serial: blocks run one at a time, never two at once.
+    ///
+    /// - ``direct``: a mutex (``MutexContext``, type ``ExecutionType/mutex``).
+    /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them.
+    /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a mutex, an asynchronous one gets a FIFO
+    ///   that hands it one block at a time.
+    /// - Contexts that are already serial are returned unchanged.
+    ///
+    /// Each call creates a new serial context; keep the result to serialize against it.
+    public func serialized() -> Exec {
+        switch self {
+        case .direct:
+            return .custom(MutexContext())
+        case .main, .mainAsync, .mainOrdered:
+            return self
+        case .interactive, .user, .default, .utility, .background:
+            return .queue(DispatchQueue(label: "ExecKit.serialized", target: dispatchQueue), .serialAsync)
+        case .queue(let queue, let type):
+            switch type {
+            case .immediate: return .queue(DispatchQueue(label: "ExecKit.serialized", target: queue), .mutex)
+            case .concurrentAsync: return .queue(DispatchQueue(label: "ExecKit.serialized", target: queue), .serialAsync)
+            case .mutex, .serialAsync, .conditionallyAsync: return self
+            }
+        case .custom(let context):
+            switch context.type {
+            case .immediate: return .custom(MutexContext(wrapping: context))
+            case .concurrentAsync: return .custom(SerializedContext(wrapping: context))
+            case .mutex, .serialAsync, .conditionallyAsync: return self
+            }
+        }
+    }
+
+    /// An asynchronous context that runs where this one does, so work can safely escape from inside this one without
+    /// re-entrancy: `invoke` on the result never runs the block before returning.
+    ///
+    /// ``direct`` becomes ``default``; ``main`` and ``mainOrdered`` become ``mainAsync``; a synchronous or conditional
+    /// `.queue` becomes the same queue used asynchronously; a ``custom(_:)`` context that can be immediate is wrapped
+    /// so that `invoke` calls its `invokeAsync`. Asynchronous contexts are returned unchanged.
+    public func relativeAsync() -> Exec {
+        switch self {
+        case .direct: return .default
+        case .main, .mainOrdered: return .mainAsync
+        case .mainAsync, .interactive, .user, .default, .utility, .background: return self
+        case .queue(let queue, let type):
+            switch type {
+            case .immediate: return .queue(queue, .concurrentAsync)
+            case .mutex, .conditionallyAsync: return .queue(queue, .serialAsync)
+            case .serialAsync, .concurrentAsync: return self
+            }
+        case .custom(let context):
+            switch context.type {
+            case .serialAsync, .concurrentAsync: return self
+            case .immediate, .mutex, .conditionallyAsync: return .custom(AsyncForwardingContext(wrapping: context))
+            }
+        }
+    }
+}

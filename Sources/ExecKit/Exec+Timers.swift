@@ -1,0 +1,81 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// Exec's timers fire straight on the context's queue (the main queue for `.main`, the private queue for
+// `asyncQueue()`), with no extra hop; `.direct` fires on a default-QoS global queue and `.custom` forwards.
+
+extension Exec {
+    /// Calls `handler` once in this context after `interval`.
+    ///
+    /// - Parameters:
+    ///   - interval: How long from now; a negative interval fires as soon as possible.
+    ///   - leeway: How late the system may fire to save power.
+    /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer. On a serial context, once
+    ///   `cancel()` has returned from inside the context, the handler never runs.
+    public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        if case .custom(let context) = self {
+            return context.singleTimer(interval: interval, leeway: leeway, handler: handler)
+        }
+        let cancellation = TimerCancellation()
+        let source = DispatchSource.singleTimer(
+            interval: DispatchTimeInterval(interval),
+            leeway: DispatchTimeInterval(leeway),
+            queue: dispatchQueue
+        ) {
+            if !cancellation.isCancelled { handler() }
+        }
+        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+    }
+
+    /// Calls `handler(parameter)` once in this context after `interval`; otherwise as
+    /// ``singleTimer(interval:leeway:handler:)``.
+    public func singleTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: Duration,
+        leeway: Duration,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any Lifetime {
+        singleTimer(interval: interval, leeway: leeway) { handler(parameter) }
+    }
+
+    /// Calls `handler` in this context every `interval`, first `interval` from now, until the returned lifetime is
+    /// cancelled or released.
+    ///
+    /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        requirePositivePeriod(interval, "periodicTimer(interval:leeway:handler:)")
+        if case .custom(let context) = self {
+            return context.periodicTimer(interval: interval, leeway: leeway, handler: handler)
+        }
+        let cancellation = TimerCancellation()
+        let source = DispatchSource.repeatingTimer(
+            interval: DispatchTimeInterval(interval),
+            leeway: DispatchTimeInterval(leeway),
+            queue: dispatchQueue
+        ) {
+            if !cancellation.isCancelled { handler() }
+        }
+        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+    }
+
+    /// Calls `handler(parameter)` in this context every `interval`; otherwise as
+    /// ``periodicTimer(interval:leeway:handler:)``.
+    public func periodicTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: Duration,
+        leeway: Duration,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any Lifetime {
+        requirePositivePeriod(interval, "periodicTimer(parameter:interval:leeway:handler:)")
+        return periodicTimer(interval: interval, leeway: leeway) { handler(parameter) }
+    }
+
+    /// The current time; ``custom(_:)`` asks its context (a virtual-time context answers with virtual time).
+    public func timestamp() -> DispatchTime {
+        if case .custom(let context) = self { return context.timestamp() }
+        return DispatchTime.now()
+    }
+}

@@ -1,0 +1,89 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// The execution context parameter of a callback API: where and how a callback runs.
+///
+/// ```swift
+/// func load(_ url: URL, context: Exec = .main, completion: @escaping @Sendable (Result<Data, any Error>) -> Void)
+/// load(url, context: .utility) { result in … }
+/// ```
+///
+/// `Exec` is an enum so that the compiler sees every common case and ``invoke(_:)`` on ``direct`` costs what calling
+/// the closure costs. Only ``custom(_:)`` goes through an existential. Callers that want to skip building a closure
+/// altogether can `switch context { case .direct: work() default: context.invoke { work() } }`.
+///
+/// `Exec` is at most two words: ``custom(_:)`` is stored indirectly, so passing and switching on an `Exec` never
+/// copies an existential.
+public enum Exec: ExecutionContext {
+    /// Runs blocks on the calling thread, before `invoke` returns. Immediate, concurrent, re-entrant; costs a closure
+    /// call. ``invokeAsync(_:)`` runs on a default-QoS global queue.
+    case direct
+
+    /// The main queue, immediately when the caller already runs on it, asynchronously otherwise.
+    ///
+    /// "Already on it" is ``Dispatch/DispatchQueue/isMainQueueCurrent``: isolated to `MainActor`, which is not always
+    /// thread 1. The check never gives a false positive; where it gives a false negative the block is merely queued.
+    ///
+    /// - Ordering: an immediate invoke on the main queue runs *before* blocks that other threads queued earlier and
+    ///   that have not started yet. When that matters (a later event must not overtake an earlier one), use
+    ///   ``mainOrdered``.
+    case main
+
+    /// The main queue, always asynchronously, in FIFO order with everything else queued there.
+    case mainAsync
+
+    /// The main queue, immediately when the caller runs on the main queue and no earlier `.mainOrdered` block is still
+    /// waiting; otherwise queued behind those blocks.
+    ///
+    /// - Ordering: every block submitted with `.mainOrdered` runs after the `.mainOrdered` blocks submitted before it
+    ///   (with a happens-before relation). Blocks queued on the main queue by other means are not tracked.
+    /// - Cost: one extra atomic load on the immediate path, and two atomic updates on the queued path.
+    case mainOrdered
+
+    /// A global concurrent queue with `.userInteractive` QoS; always asynchronous.
+    case interactive
+
+    /// A global concurrent queue with `.userInitiated` QoS; always asynchronous.
+    case user
+
+    /// A global concurrent queue with `.default` QoS; always asynchronous.
+    case `default`
+
+    /// A global concurrent queue with `.utility` QoS; always asynchronous.
+    case utility
+
+    /// A global concurrent queue with `.background` QoS; always asynchronous.
+    case background
+
+    /// A context of your own. It is stored indirectly (one reference), so `Exec` stays small; `.custom` pays one
+    /// existential call per invoke.
+    indirect case custom(any ExecutionContext)
+
+    /// Any `DispatchQueue`, with the ``ExecutionType`` that says how to use it:
+    /// - ``ExecutionType/serialAsync`` or ``ExecutionType/concurrentAsync``: `invoke` is `queue.async`.
+    /// - ``ExecutionType/mutex``: `invoke` is `queue.sync` (the queue used as a lock). Invoking from inside the queue is
+    ///   a programming error and stops the program with a message.
+    /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`, or runs inline when already on the queue.
+    /// - ``ExecutionType/conditionallyAsync(_:)``: runs inline when already on the queue, else `queue.async`; the
+    ///   associated value is ignored and ``type`` reports the answer for the current caller.
+    ///
+    /// "Already on the queue" uses ``Dispatch/DispatchQueue/isCurrent``, which marks the queue on first use.
+    case queue(DispatchQueue, ExecutionType)
+
+    /// What this context promises to the current caller.
+    ///
+    /// For ``main`` and ``mainOrdered`` (and `.queue(_, .conditionallyAsync)`) the answer depends on the calling
+    /// thread, so do not cache it across threads.
+    public var type: ExecutionType {
+        switch self {
+        case .direct: return .immediate
+        case .main: return .conditionallyAsync(!DispatchQueue.isMainQueueCurrent)
+        case .mainOrdered: return .conditionallyAsync(!MainOrderedQueue.runsImmediately)
+        case .mainAsync: return .serialAsync
+        case .interactive, .user, .default, .utility, .background: return .concurrentAsync
+        case .custom(let context): return context.type
+        case .queue(let queue, let type):
+            if case .conditionallyAsync = type { return .conditionallyAsync(!queue.isCurrent) }
+            return type
+        }
+    }
+}

@@ -1,0 +1,56 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension ExecutionContext {
+    /// Runs `execute` through ``invokeAndWait(_:)`` and hands back its value or error.
+    ///
+    /// - Precondition: ``invokeAndWait(_:)`` runs its block before returning, as the protocol requires; a context that
+    ///   breaks that stops the program with a message instead of returning garbage.
+    public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
+        try waitForResult(of: execute) { block in invokeAndWait(block) }
+    }
+
+    /// The current time: `DispatchTime.now()`.
+    public func timestamp() -> DispatchTime {
+        DispatchTime.now()
+    }
+}
+
+/// Runs a non-escaping, non-`Sendable` closure through an API that takes an escaping `@Sendable` block and waits for
+/// it, then returns the closure's value or rethrows its error.
+func waitForResult<Return>(
+    of execute: () throws -> Return,
+    using runAndWait: (@escaping @Sendable () -> Void) -> Void
+) rethrows -> Return {
+    let outcome: Result<Return, any Error> = withoutActuallyEscaping(execute) { escapable in
+        let box = WaitingCall(escapable)
+        runAndWait { box.run() }
+        guard let outcome = box.outcome else {
+            fatalError("ExecKit: invokeAndWait returned before running its block; the context breaks its contract.")
+        }
+        return outcome
+    }
+    return try rethrowing(execute, outcome)
+}
+
+/// Throws `outcome`'s error in a way the `rethrows` checker accepts: the error can only be one `execute` threw.
+private func rethrowing<Return>(_ execute: () throws -> Return, _ outcome: Result<Return, any Error>) rethrows
+    -> Return
+{
+    try rethrowHelper(execute, rescue: { try outcome.get() })
+}
+
+private func rethrowHelper<Return>(_ execute: () throws -> Return, rescue: () throws -> Return) rethrows -> Return {
+    try rescue()
+}
+
+/// Carries a closure and its outcome across an `@Sendable` boundary.
+private final class WaitingCall<Return>: @unchecked Sendable {
+    // Unchecked: the caller blocks until the block has run, so the closure and its outcome are only ever touched by
+    // one thread at a time, with the wait providing the happens-before edge.
+    private let execute: () throws -> Return
+    var outcome: Result<Return, any Error>?
+
+    init(_ execute: @escaping () throws -> Return) { self.execute = execute }
+
+    func run() { outcome = Result { try execute() } }
+}

@@ -1,0 +1,54 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// A place where blocks run: immediately, under a lock, on a queue, on a thread of your own.
+///
+/// An asynchronous API takes a context so its caller decides where the callback runs. Implement the four required
+/// members (``type``, ``invoke(_:)``, ``invokeAsync(_:)``, ``invokeAndWait(_:)``) and everything else, the
+/// value-returning ``invokeSync(_:)``, timers and ``timestamp()``, comes from default implementations.
+///
+/// Conforming types must be safe to use from any thread.
+public protocol ExecutionContext: Sendable {
+    /// What this context promises, as seen from the current caller; see ``ExecutionType``.
+    var type: ExecutionType { get }
+
+    /// Runs `execute` the way this context prefers: immediately or asynchronously, as ``type`` says.
+    func invoke(_ execute: @escaping @Sendable () -> Void)
+
+    /// Runs `execute` asynchronously, even where the context would run it immediately: `invokeAsync` never runs the
+    /// block before returning, so a caller can use it to avoid re-entrancy.
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void)
+
+    /// Runs `execute` in the context and returns only once it has finished.
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void)
+
+    /// Runs `execute` in the context, waits for it, and returns its value or rethrows its error.
+    ///
+    /// The default implementation waits through ``invokeAndWait(_:)``. Waiting from inside a non-re-entrant context
+    /// (see ``ExecutionType/isReentrant``) is a programming error.
+    func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return
+
+    /// Calls `handler` once in this context after `interval`; see the default implementation for the guarantees.
+    func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime
+
+    /// Calls `handler(parameter)` once in this context after `interval`.
+    func singleTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: Duration,
+        leeway: Duration,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any Lifetime
+
+    /// Calls `handler` in this context every `interval` until the returned lifetime is cancelled or released.
+    func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime
+
+    /// Calls `handler(parameter)` in this context every `interval` until the returned lifetime ends.
+    func periodicTimer<Parameter: Sendable>(
+        parameter: Parameter,
+        interval: Duration,
+        leeway: Duration,
+        handler: @escaping @Sendable (Parameter) -> Void
+    ) -> any Lifetime
+
+    /// The current time as this context sees it; a virtual-time test context answers with its virtual clock.
+    func timestamp() -> DispatchTime
+}

@@ -1,0 +1,65 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// What an ``ExecutionContext`` promises about when, where and how often at once its blocks run.
+///
+/// Callers use it to decide whether they may rely on a block having run when `invoke` returns, whether two blocks
+/// may run at the same time, and whether calling back into the context from inside it is allowed.
+public enum ExecutionType: Sendable, Hashable {
+    /// Blocks run on the calling thread before `invoke` returns, with no serialization: two threads may run blocks
+    /// at the same time. Re-entrant: a nested `invoke` simply runs the inner block inside the outer one.
+    /// Example: ``Exec/direct``.
+    case immediate
+
+    /// Blocks run before `invoke` returns, one at a time (a lock or a queue waited on). Not re-entrant: a nested
+    /// `invoke` from inside a block would wait for itself; ExecKit's mutex contexts detect that and stop the program
+    /// with a message. Example: ``Exec/syncQueue(label:)``, `Exec.direct.serialized()`.
+    case mutex
+
+    /// Blocks run later, on another thread, one at a time in submission order (FIFO). A nested `invoke` queues the
+    /// inner block behind the outer one. Example: ``Exec/asyncQueue(label:)``, ``Exec/mainAsync``.
+    case serialAsync
+
+    /// Blocks run later, on other threads, possibly several at once, in no promised order.
+    /// Example: ``Exec/utility`` and the other global-queue cases.
+    case concurrentAsync
+
+    /// A serial context that runs a block immediately when the caller is already inside it and asynchronously
+    /// otherwise. The value says which applies to the current caller: `true` means "asynchronous from here".
+    /// Re-entrant: a nested `invoke` runs immediately. Example: ``Exec/main``.
+    case conditionallyAsync(Bool)
+
+    /// Whether a block passed to `invoke` has finished when `invoke` returns, for the current caller.
+    ///
+    /// `true` for ``immediate`` and ``mutex``, `false` for the asynchronous cases, and `!isAsync` for
+    /// ``conditionallyAsync(_:)``.
+    @inlinable
+    public var isImmediate: Bool {
+        switch self {
+        case .immediate, .mutex: return true
+        case .serialAsync, .concurrentAsync: return false
+        case .conditionallyAsync(let isAsync): return !isAsync
+        }
+    }
+
+    /// Whether two blocks may run at the same time: `true` for ``immediate`` and ``concurrentAsync``.
+    @inlinable
+    public var isConcurrent: Bool {
+        switch self {
+        case .immediate, .concurrentAsync: return true
+        case .mutex, .serialAsync, .conditionallyAsync: return false
+        }
+    }
+
+    /// Whether blocks run one at a time: the opposite of ``isConcurrent``.
+    @inlinable
+    public var isSerial: Bool { !isConcurrent }
+
+    /// Whether code already running in the context may `invoke` into it again without deadlocking.
+    ///
+    /// `false` only for ``mutex``.
+    @inlinable
+    public var isReentrant: Bool {
+        if case .mutex = self { return false }
+        return true
+    }
+}

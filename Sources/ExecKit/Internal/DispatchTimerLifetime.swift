@@ -1,0 +1,43 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import Synchronization
+
+/// The lifetime of a timer built on a `DispatchSourceTimer`.
+///
+/// The handler checks ``TimerCancellation`` inside the context before running, so a firing that was already queued
+/// when `cancel()` returned is dropped: on a serial context, nothing runs after `cancel()` returns from inside it.
+/// Releasing the lifetime cancels the source (the handler holds only the flag, never the lifetime, so there is no
+/// retain cycle keeping a dropped timer alive).
+final class DispatchTimerLifetime: Lifetime, @unchecked Sendable {
+    // Unchecked: DispatchSource is thread-safe but its Swift wrapper is not annotated Sendable; `source` is immutable.
+    private let source: any DispatchSourceTimer
+    private let cancellation: TimerCancellation
+
+    init(source: any DispatchSourceTimer, cancellation: TimerCancellation) {
+        self.source = source
+        self.cancellation = cancellation
+    }
+
+    deinit { cancel() }
+
+    func cancel() {
+        cancellation.cancel()
+        source.cancel()
+    }
+}
+
+/// A flag a timer's handler checks, inside its context, before running the user's handler.
+final class TimerCancellation: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+}
+
+/// Rejects zero and negative periods with a message naming the call, instead of spinning.
+func requirePositivePeriod(_ interval: Duration, _ call: StaticString) {
+    if interval <= .zero {
+        fatalError("ExecKit: \(call) needs a positive interval, got \(interval).")
+    }
+}

@@ -1,0 +1,51 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import Synchronization
+
+/// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context one
+/// batch at a time, so no two run at once and they run in submission order.
+final class SerializedContext: ExecutionContext {
+    private let wrapped: any ExecutionContext
+    private let state = Mutex(State())
+
+    private struct State {
+        var pending: [@Sendable () -> Void] = []
+        var isDraining = false
+    }
+
+    init(wrapping context: any ExecutionContext) { wrapped = context }
+
+    var type: ExecutionType { .serialAsync }
+
+    func invoke(_ execute: @escaping @Sendable () -> Void) {
+        let startDrain = state.withLock { state in
+            state.pending.append(execute)
+            defer { state.isDraining = true }
+            return !state.isDraining
+        }
+        if startDrain { wrapped.invokeAsync { self.drain() } }
+    }
+
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
+
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        invoke {
+            execute()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    private func drain() {
+        while true {
+            let batch = state.withLock { state in
+                defer { state.pending.removeAll() }
+                if state.pending.isEmpty { state.isDraining = false }
+                return state.pending
+            }
+            if batch.isEmpty { return }
+            for block in batch { block() }
+        }
+    }
+}

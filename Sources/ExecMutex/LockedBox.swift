@@ -1,0 +1,44 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// A value that can only be read or changed while holding a ``PThreadMutex``.
+///
+/// Callers never touch the lock: ``withLock(_:)`` takes it, hands the value over as `inout`, and releases it.
+///
+/// - Thread-safety: `Sendable` when `Value` is; every access is serialized by the mutex.
+public final class LockedBox<Value> {
+    @usableFromInline
+    let mutex: PThreadMutex
+
+    @usableFromInline
+    var value: Value
+
+    /// Creates a box holding `value`.
+    ///
+    /// - Parameters:
+    ///   - value: The initial value.
+    ///   - type: The kind of mutex guarding it; `.recursive` lets `withLock` be nested on one thread.
+    public init(_ value: Value, mutexType type: PThreadMutex.Kind = .normal) {
+        self.value = value
+        self.mutex = PThreadMutex(type: type)
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    ///
+    /// - Returns: What `body` returns. Do not return references that let the value escape the lock.
+    /// - Throws: Rethrows what `body` throws; the lock is released either way.
+    @inlinable
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try mutex.sync { try body(&value) }
+    }
+
+    /// Runs `body` with exclusive access to the value if the lock is free.
+    ///
+    /// - Returns: What `body` returns, or `nil` (without running it) when another thread holds the lock.
+    @inlinable
+    public func tryWithLock<R>(_ body: (inout Value) throws -> R) rethrows -> R? {
+        try mutex.trySync { try body(&value) }
+    }
+}
+
+// Every access to `value` happens inside `mutex.sync`, so sharing the box is safe when the value itself is.
+extension LockedBox: @unchecked Sendable where Value: Sendable {}

@@ -1,0 +1,146 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+#if canImport(Darwin)
+public import Darwin
+#elseif canImport(Glibc)
+public import Glibc
+#elseif canImport(Musl)
+public import Musl
+#else
+#error("PThreadMutex needs Darwin, Glibc or Musl.")
+#endif
+
+/// A POSIX mutex, for the cases where `Synchronization.Mutex` is too rigid: a lock that is recursive, that must be
+/// taken and released in different scopes, or that is shared between several values.
+///
+/// Prefer ``sync(execute:)`` and ``trySync(execute:)``: they cannot leave the lock held. The `unbalanced…` methods
+/// exist for patterns that cannot be scoped, and their names say what they risk.
+///
+/// - Thread-safety: every method may be called from any thread.
+/// - Cost: an uncontended ``sync(execute:)`` is one `pthread_mutex_lock` and one `pthread_mutex_unlock`; the closure
+///   is inlined into the caller.
+public final class PThreadMutex: ScopedMutex {
+    /// What happens when the thread that holds the lock asks for it again.
+    public enum Kind: Sendable, Hashable {
+        /// The fastest kind. Taking the lock again from the thread that holds it is a programming error: in debug
+        /// builds it stops the program with a message (the mutex is created error-checking), in release builds it
+        /// deadlocks.
+        case normal
+        /// The holding thread may take the lock again; it is released when every `sync` (or lock) has been balanced.
+        case recursive
+        /// Like ``normal``, but taking the lock again from the holding thread always stops the program with a message
+        /// instead of deadlocking, in every build. Slightly slower than ``normal``.
+        case errorChecking
+    }
+
+    // Why a separate allocation: pthread_mutex_t must not move while in use, and Swift does not promise a stable
+    // address for a stored property (`&storedProperty` may be a temporary and triggers exclusivity checks).
+    // Allocating it once gives it a fixed address for the object's whole life.
+    @usableFromInline
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    /// The kind this mutex was created with.
+    public let kind: Kind
+
+    /// Creates an unlocked mutex.
+    ///
+    /// - Parameter type: What happens when the holding thread asks for the lock again; see ``Kind``.
+    public init(type: Kind = .normal) {
+        kind = type
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        defer { pthread_mutexattr_destroy(&attributes) }
+        Self.check(pthread_mutexattr_settype(&attributes, Self.posixType(type)), "pthread_mutexattr_settype")
+        Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+    }
+
+    deinit {
+        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
+        mutex.deallocate()
+    }
+
+    /// Runs `work` while holding the lock, blocking until the lock is available.
+    ///
+    /// - Returns: The value `work` returns.
+    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    @inlinable
+    public func sync<R>(execute work: () throws -> R) rethrows -> R {
+        unbalancedLock()
+        defer { unbalancedUnlock() }
+        return try work()
+    }
+
+    /// Runs `work` while holding the lock if it can be taken without waiting.
+    ///
+    /// - Returns: The value `work` returns, or `nil` (without running `work`) when another thread holds the lock.
+    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    @inlinable
+    public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
+        guard unbalancedTryLock() else { return nil }
+        defer { unbalancedUnlock() }
+        return try work()
+    }
+
+    /// Takes the lock, blocking until it is available. Every call must be balanced by ``unbalancedUnlock()`` on the
+    /// same thread.
+    @inlinable
+    public func unbalancedLock() {
+        let result = pthread_mutex_lock(mutex)
+        if _slowPath(result != 0) { Self.lockFailed(result, "pthread_mutex_lock") }
+    }
+
+    /// Takes the lock if it is free.
+    ///
+    /// - Returns: `true` when the lock was taken (balance it with ``unbalancedUnlock()``), `false` when another thread
+    ///   holds it.
+    @inlinable
+    public func unbalancedTryLock() -> Bool {
+        let result = pthread_mutex_trylock(mutex)
+        if result == 0 { return true }
+        if _fastPath(result == EBUSY) { return false }
+        Self.lockFailed(result, "pthread_mutex_trylock")
+    }
+
+    /// Releases a lock taken with ``unbalancedLock()`` or ``unbalancedTryLock()`` on this thread.
+    @inlinable
+    public func unbalancedUnlock() {
+        let result = pthread_mutex_unlock(mutex)
+        if _slowPath(result != 0) { Self.lockFailed(result, "pthread_mutex_unlock") }
+    }
+
+    @usableFromInline
+    static func lockFailed(_ result: Int32, _ call: StaticString) -> Never {
+        switch result {
+        case EDEADLK:
+            fatalError("ExecMutex: \(call) failed with EDEADLK: this thread already holds the non-recursive mutex, "
+                + "so waiting for it would deadlock. Use PThreadMutex(type: .recursive) or restructure the code.")
+        case EPERM:
+            fatalError("ExecMutex: \(call) failed with EPERM: this thread does not hold the mutex it is unlocking.")
+        default:
+            fatalError("ExecMutex: \(call) failed with error \(result).")
+        }
+    }
+
+    private static func check(_ result: Int32, _ call: StaticString) {
+        if result != 0 { lockFailed(result, call) }
+    }
+
+    private static func posixType(_ kind: Kind) -> Int32 {
+        switch kind {
+        case .recursive:
+            return Int32(PTHREAD_MUTEX_RECURSIVE)
+        case .errorChecking:
+            return Int32(PTHREAD_MUTEX_ERRORCHECK)
+        case .normal:
+            #if DEBUG
+            return Int32(PTHREAD_MUTEX_ERRORCHECK)
+            #else
+            return Int32(PTHREAD_MUTEX_NORMAL)
+            #endif
+        }
+    }
+}
+
+// The mutex is only reached through pthread calls, which are thread-safe; `kind` is immutable.
+extension PThreadMutex: @unchecked Sendable {}
