@@ -4,11 +4,11 @@ public import Dispatch
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+public import Darwin
 #elseif canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #endif
 
 extension DispatchQueue {
@@ -24,6 +24,7 @@ extension DispatchQueue {
     /// - Cost: on the main thread, a thread-identity comparison (a few nanoseconds); elsewhere a queue-specific
     ///   look-up (tens of nanoseconds). Unlike `Thread.isMainThread` it makes no system call after the first.
     /// - Thread-safety: may be called from any thread.
+    @inlinable
     public static var isMainQueueCurrent: Bool {
         MainQueueIdentity.isCurrent()
     }
@@ -34,10 +35,11 @@ extension DispatchQueue {
 /// While the process's initial thread lives, the main queue runs only on it, so comparing `pthread_self()` with that
 /// thread settles the common case. Once the initial thread has called `dispatchMain()` it exits, its identity is
 /// never handed out again, and the main queue runs on workers: then the queue-specific marker decides.
+@usableFromInline
 enum MainQueueIdentity {
     /// The initial thread's `pthread_t` once seen on the main queue; `unknown` before, `gone` when the main queue was
     /// first seen on another thread (so the initial thread has exited).
-    private static let initialThread = Atomic<UInt>(unknown)
+    private static let initialThread = Atomic<UInt>(0)
     private static let unknown: UInt = 0
     private static let gone: UInt = .max
 
@@ -47,21 +49,29 @@ enum MainQueueIdentity {
         return true
     }()
 
+    @inlinable
     static func isCurrent() -> Bool {
         #if canImport(Darwin)
         if pthread_main_np() != 0 { return true }
         return isMarkedQueueCurrent()
         #else
         let me = currentThreadBits()
-        let known = initialThread.load(ordering: .relaxed)
+        let known = knownInitialThread()
         if me == known { return true }  // fast path: the initial thread owns the main queue while it lives
         return slowIsCurrent(me: me, known: known)
         #endif
     }
 
     #if !canImport(Darwin)
-    @inline(never)
-    private static func slowIsCurrent(me: UInt, known: UInt) -> Bool {
+    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call. The value
+    /// only ever changes once, from `unknown`, and a stale `unknown` merely takes the slow path.
+    @usableFromInline @_effects(readonly)
+    static func knownInitialThread() -> UInt {
+        initialThread.load(ordering: .relaxed)
+    }
+
+    @usableFromInline @inline(never)
+    static func slowIsCurrent(me: UInt, known: UInt) -> Bool {
         guard isMarkedQueueCurrent() else { return false }
         if known == unknown {
             initialThread.store(isInitialThread() ? me : gone, ordering: .relaxed)
@@ -69,7 +79,8 @@ enum MainQueueIdentity {
         return true
     }
 
-    private static func currentThreadBits() -> UInt {
+    @inlinable
+    static func currentThreadBits() -> UInt {
         #if canImport(Glibc)
         return UInt(pthread_self())
         #else
@@ -85,7 +96,8 @@ enum MainQueueIdentity {
     }
     #endif
 
-    private static func isMarkedQueueCurrent() -> Bool {
+    @usableFromInline
+    static func isMarkedQueueCurrent() -> Bool {
         _ = markerInstalled
         return DispatchQueue.getSpecific(key: marker) != nil
     }

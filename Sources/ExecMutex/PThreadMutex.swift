@@ -84,7 +84,7 @@ public final class PThreadMutex: ScopedMutex {
 
     /// Takes the lock, blocking until it is available. Every call must be balanced by ``unbalancedUnlock()`` on the
     /// same thread.
-    @inlinable
+    @inlinable @inline(__always)
     public func unbalancedLock() {
         let result = pthread_mutex_lock(mutex)
         if _slowPath(result != 0) { Self.lockFailed(result, "pthread_mutex_lock") }
@@ -103,7 +103,7 @@ public final class PThreadMutex: ScopedMutex {
     }
 
     /// Releases a lock taken with ``unbalancedLock()`` or ``unbalancedTryLock()`` on this thread.
-    @inlinable
+    @inlinable @inline(__always)
     public func unbalancedUnlock() {
         let result = pthread_mutex_unlock(mutex)
         if _slowPath(result != 0) { Self.lockFailed(result, "pthread_mutex_unlock") }
