@@ -1,1 +1,82 @@
-print("tour")
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+//
+// A tour of ExecKit's contexts: run it with `swift run -c release ExecKitTour`.
+// Each step prints where its callback ran; the program ends by itself in well under a second.
+
+import ExecKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A callback API in the style ExecKit is for: the caller says where the completion runs.
+func computeAnswer(context: Exec = .main, completion: @escaping @Sendable (Int) -> Void) {
+    Exec.utility.invoke {
+        let answer = 6 * 7  // pretend this took a while
+        context.invoke { completion(answer) }
+    }
+}
+
+func place() -> String {
+    DispatchQueue.isMainQueueCurrent ? "main queue" : "another thread"
+}
+
+func step(_ name: String, _ detail: String) {
+    print(name + String(repeating: " ", count: max(1, 30 - name.count)) + detail)
+}
+
+let steps = DispatchGroup()
+
+// 1. .direct runs before invoke returns.
+Exec.direct.invoke { step(".direct", "runs inline, on the caller's thread") }
+step("after .direct.invoke", "returned after the block ran")
+
+// 2. A callback API defaulting to .main, and the same API asked for .utility.
+steps.enter()
+computeAnswer { answer in step("computeAnswer(.main)", "answer \(answer) on the \(place())"); steps.leave() }
+steps.enter()
+computeAnswer(context: .utility) { answer in step("computeAnswer(.utility)", "answer \(answer) on \(place())"); steps.leave() }
+
+// 3. A private serial queue used as a mutex returns values; an async one keeps FIFO order.
+let lock = Exec.syncQueue()
+let doubled = lock.invokeSync { 21 * 2 }
+step("syncQueue().invokeSync", "returned \(doubled)")
+let serial = Exec.asyncQueue()
+let order = LockedBox<[Int]>([])
+for i in 1...5 { serial.invoke { order.withLock { $0.append(i) } } }
+serial.invokeSync { step("asyncQueue() FIFO", "ran \(order.withLock { $0 })") }
+
+// 4. A mutex context: .direct made serial.
+let mutex = Exec.direct.serialized()
+step(".direct.serialized()", "type \(mutex.type), returns \(mutex.invokeSync { "under the lock" })")
+
+// 5. Timers fire in their context; releasing or cancelling the lifetime stops them.
+steps.enter()
+let start = Exec.main.timestamp()
+let oneShot = Exec.main.singleTimer(interval: .milliseconds(20)) {
+    step(".main.singleTimer(20 ms)", "fired after \(Int(DispatchTime.now().since(start).seconds * 1000)) ms on the \(place())")
+    steps.leave()
+}
+steps.enter()
+let ticks = LockedBox(0)
+let periodic = LockedBox<(any Lifetime)?>(nil)
+periodic.withLock {
+    $0 = serial.periodicTimer(interval: .milliseconds(5)) {
+        let count = ticks.withLock { count in count += 1; return count }
+        if count == 3 {
+            periodic.withLock { $0?.cancel() }
+            step("asyncQueue().periodicTimer", "ticked \(count) times, then cancelled itself")
+            steps.leave()
+        }
+    }
+}
+
+// Drain the main queue until every step has reported, then exit.
+steps.notify(queue: .main) {
+    withExtendedLifetime(oneShot) {}
+    step("done", "all callbacks ran")
+    exit(0)
+}
+dispatchMain()
