@@ -6,9 +6,9 @@ import Synchronization
 #if canImport(Darwin)
 public import Darwin
 #elseif canImport(Glibc)
-public import Glibc
+import Glibc
 #elseif canImport(Musl)
-public import Musl
+import Musl
 #endif
 
 extension DispatchQueue {
@@ -55,7 +55,7 @@ enum MainQueueIdentity {
         if pthread_main_np() != 0 { return true }
         return isMarkedQueueCurrent()
         #else
-        let me = currentThreadBits()
+        let me = ThreadIdentity.current
         let known = knownInitialThread()
         if me == known { return true }  // fast path: the initial thread owns the main queue while it lives
         return slowIsCurrent(me: me, known: known)
@@ -77,15 +77,6 @@ enum MainQueueIdentity {
             initialThread.store(isInitialThread() ? me : gone, ordering: .relaxed)
         }
         return true
-    }
-
-    @inlinable
-    static func currentThreadBits() -> UInt {
-        #if canImport(Glibc)
-        return UInt(pthread_self())
-        #else
-        return UInt(bitPattern: Int(bitPattern: pthread_self()))
-        #endif
     }
 
     /// `gettid() == getpid()`, looked up dynamically because Swift's Glibc module does not export `gettid`.

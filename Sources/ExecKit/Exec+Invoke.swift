@@ -38,8 +38,8 @@ extension Exec {
     ///
     /// - ``direct``, and the main-queue cases when already on the main queue: runs immediately (on ``mainOrdered``
     ///   this overtakes pending blocks, because waiting for them from the main queue could never end).
-    /// - A `.queue` that is already current: runs immediately, unless the type is ``ExecutionType/mutex``, which stops
-    ///   the program with a message (waiting would deadlock).
+    /// - A serial `.queue` that is already current: runs immediately, unless the type is ``ExecutionType/mutex``, which
+    ///   stops the program with a message (waiting would deadlock).
     /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {
@@ -53,11 +53,18 @@ extension Exec {
         case .custom(let context):
             return try context.invokeSync(execute)
         case .queue(let queue, let type):
-            if queue.isCurrent {
-                if case .mutex = type { Self.reentrantMutexFailure(queue) }
-                return try execute()
+            // Only serial types ask whether they are already current: waiting on a concurrent queue from inside it
+            // cannot deadlock, and global queues should not be marked.
+            switch type {
+            case .immediate, .concurrentAsync:
+                return try queue.sync(execute: execute)
+            case .mutex:
+                if queue.isCurrent { Self.reentrantMutexFailure(queue) }
+                return try queue.sync(execute: execute)
+            case .serialAsync, .conditionallyAsync:
+                if queue.isCurrent { return try execute() }
+                return try queue.sync(execute: execute)
             }
-            return try queue.sync(execute: execute)
         }
     }
 

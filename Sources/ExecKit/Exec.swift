@@ -62,11 +62,13 @@ public enum Exec: ExecutionContext {
     /// - ``ExecutionType/serialAsync`` or ``ExecutionType/concurrentAsync``: `invoke` is `queue.async`.
     /// - ``ExecutionType/mutex``: `invoke` is `queue.sync` (the queue used as a lock). Invoking from inside the queue is
     ///   a programming error and stops the program with a message.
-    /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`, or runs inline when already on the queue.
+    /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`; meant for concurrent queues (on a serial queue, invoking
+    ///   from inside it would deadlock: use `.mutex` or `.conditionallyAsync` there).
     /// - ``ExecutionType/conditionallyAsync(_:)``: runs inline when already on the queue, else `queue.async`; the
     ///   associated value is ignored and ``type`` reports the answer for the current caller.
     ///
-    /// "Already on the queue" uses ``Dispatch/DispatchQueue/isCurrent``, which marks the queue on first use.
+    /// "Already on the queue" (asked only for the serial types) uses ``Dispatch/DispatchQueue/isCurrent``, which marks
+    /// the queue on first use; never give a global queue a serial type.
     case queue(DispatchQueue, ExecutionType)
 
     /// What this context promises to the current caller.

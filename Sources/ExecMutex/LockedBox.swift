@@ -14,12 +14,11 @@ public final class LockedBox<Value> {
 
     /// Creates a box holding `value`.
     ///
-    /// - Parameters:
-    ///   - value: The initial value.
-    ///   - type: The kind of mutex guarding it; `.recursive` lets `withLock` be nested on one thread.
-    public init(_ value: Value, mutexType type: PThreadMutex.Kind = .normal) {
+    /// The mutex is never recursive: a nested `withLock` on one box would hand out two `inout` accesses to the same
+    /// value at once, which Swift forbids. In debug builds a nested call stops with a message.
+    public init(_ value: Value) {
         self.value = value
-        self.mutex = PThreadMutex(type: type)
+        self.mutex = PThreadMutex(type: .normal)
     }
 
     /// Runs `body` with exclusive access to the value.

@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
 import Synchronization
 
 /// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context one
@@ -7,6 +8,8 @@ import Synchronization
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
     private let state = Mutex(State())
+    /// The thread running ``drain()``, or zero: lets a nested wait run inline instead of waiting for itself.
+    private let drainingThread = Atomic<UInt>(0)
 
     private struct State {
         var pending: [@Sendable () -> Void] = []
@@ -29,6 +32,10 @@ final class SerializedContext: ExecutionContext {
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
 
     func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
+        if drainingThread.load(ordering: .relaxed) == ThreadIdentity.current {
+            execute()  // already inside this context: waiting for the queue would wait for ourselves
+            return
+        }
         let done = DispatchSemaphore(value: 0)
         invoke {
             execute()
@@ -38,6 +45,8 @@ final class SerializedContext: ExecutionContext {
     }
 
     private func drain() {
+        drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
+        defer { drainingThread.store(0, ordering: .relaxed) }
         while true {
             let batch = state.withLock { state in
                 defer { state.pending.removeAll() }

@@ -1,0 +1,130 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import Dispatch
+import ExecDispatch
+import Synchronization
+import Testing
+
+/// Counts events and lets a test wait for a number of them without sleeping.
+final class EventCounter: Sendable {
+    private let count = Mutex(0)
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record() {
+        count.withLock { $0 += 1 }
+        signal.signal()
+    }
+
+    var value: Int { count.withLock { $0 } }
+
+    /// Waits for `events` events; `false` when they did not all come within `timeout` (generous: this is a shared box).
+    func wait(for events: Int = 1, timeout: Double = 10) -> Bool {
+        for _ in 0..<events where signal.wait(timeout: .now() + timeout) == .timedOut { return false }
+        return true
+    }
+}
+
+@Suite struct DispatchSourceTimerTests {
+    @Test func singleTimerFiresOnceOnItsQueue() {
+        let queue = DispatchQueue(label: "timer")
+        let fired = EventCounter()
+        let onQueue = Mutex(false)
+        let timer = DispatchSource.singleTimer(interval: .milliseconds(5), queue: queue) {
+            onQueue.withLock { $0 = queue.isCurrent }
+            fired.record()
+        }
+        #expect(fired.wait())
+        // One more turn of the queue: a second firing, if there were one, would be visible by now.
+        queue.sync(flags: .barrier) {}
+        #expect(fired.value == 1)
+        #expect(onQueue.withLock { $0 })
+        timer.cancel()
+    }
+
+    @Test func negativeIntervalFiresAsSoonAsPossible() {
+        let fired = EventCounter()
+        let timer = DispatchSource.singleTimer(interval: .seconds(-5)) { fired.record() }
+        #expect(fired.wait())
+        timer.cancel()
+    }
+
+    @Test func parameterIsHandedToTheHandler() {
+        let received = Mutex<String?>(nil)
+        let fired = EventCounter()
+        let timer = DispatchSource.singleTimer(parameter: "tag", interval: .milliseconds(1)) { value in
+            received.withLock { $0 = value }
+            fired.record()
+        }
+        #expect(fired.wait())
+        #expect(received.withLock { $0 } == "tag")
+        timer.cancel()
+    }
+
+    @Test func repeatingTimerFiresUntilCancelled() {
+        let fired = EventCounter()
+        let timer = DispatchSource.repeatingTimer(interval: .milliseconds(2)) { fired.record() }
+        #expect(fired.wait(for: 3))
+        timer.cancel()
+    }
+
+    @Test func repeatingTimerWithParameter() {
+        let sum = Mutex(0)
+        let fired = EventCounter()
+        let timer = DispatchSource.repeatingTimer(parameter: 5, interval: .milliseconds(2)) { value in
+            sum.withLock { $0 += value }
+            fired.record()
+        }
+        #expect(fired.wait(for: 2))
+        timer.cancel()
+        #expect(sum.withLock { $0 } >= 10)
+    }
+
+    @Test func rearmingWithANewParameterTellsStaleFiringsApart() {
+        let queue = DispatchQueue(label: "rearm")
+        let seen = Mutex<[Int]>([])
+        let fired = EventCounter()
+        let timer = DispatchSource.singleTimer(parameter: 1, interval: .seconds(3600), queue: queue) { value in
+            seen.withLock { $0.append(value) }
+            fired.record()
+        }
+        queue.sync {
+            timer.scheduleOneshot(parameter: 2, interval: .milliseconds(1)) { value in
+                seen.withLock { $0.append(value) }
+                fired.record()
+            }
+        }
+        #expect(fired.wait())
+        #expect(seen.withLock { $0 } == [2])
+        queue.sync {
+            timer.scheduleRepeating(parameter: 3, interval: .milliseconds(1)) { value in
+                seen.withLock { $0.append(value) }
+                fired.record()
+            }
+        }
+        #expect(fired.wait(for: 2))
+        timer.cancel()
+        #expect(seen.withLock { Array($0.prefix(3)) } == [2, 3, 3])
+    }
+
+    @Test func droppingOrCancellingBeforeFiringIsSafe() {
+        let fired = EventCounter()
+        do {
+            _ = DispatchSource.singleTimer(interval: .seconds(3600)) { fired.record() }
+            _ = DispatchSource.repeatingTimer(interval: .seconds(3600)) { fired.record() }
+        }
+        let cancelled = DispatchSource.singleTimer(interval: .milliseconds(1)) { fired.record() }
+        cancelled.cancel()
+        // A firing that escaped the cancel would have come within this window.
+        #expect(fired.wait(timeout: 0.1) == false)
+    }
+
+    @Test func zeroRepeatingIntervalStopsWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchSource.repeatingTimer(interval: .nanoseconds(0)) {}
+        }
+        await #expect(processExitsWith: .failure) {
+            let timer = DispatchSource.singleTimer(interval: .seconds(1)) {}
+            timer.scheduleRepeating(parameter: 0, interval: .milliseconds(-1)) { _ in }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import Dispatch
+import ExecMutex
+import Testing
+
+private struct Failure: Error, Equatable {}
+
+@Suite struct PThreadMutexTests {
+    @Test func syncReturnsTheClosureValue() {
+        let mutex = PThreadMutex()
+        #expect(mutex.sync { 42 } == 42)
+    }
+
+    @Test func syncRethrowsAndReleasesTheLock() {
+        let mutex = PThreadMutex()
+        #expect(throws: Failure.self) { try mutex.sync { throw Failure() } }
+        #expect(mutex.trySync { true } == true, "the lock must be free again after a throw")
+    }
+
+    @Test(arguments: [PThreadMutex.Kind.normal, .recursive, .errorChecking])
+    func trySyncReturnsNilWhileAnotherThreadHoldsTheLock(kind: PThreadMutex.Kind) {
+        let mutex = PThreadMutex(type: kind)
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            mutex.sync {
+                held.signal()
+                release.wait()
+            }
+            finished.signal()
+        }
+        held.wait()
+        #expect(mutex.trySync { 1 } == nil)
+        #expect(mutex.unbalancedTryLock() == false)
+        release.signal()
+        finished.wait()
+        #expect(mutex.trySync { 1 } == 1)
+    }
+
+    @Test func recursiveMutexAllowsNestedSync() {
+        let mutex = PThreadMutex(type: .recursive)
+        let value = mutex.sync { mutex.sync { mutex.trySync { 7 } } }
+        #expect(value == 7)
+    }
+
+    @Test func unbalancedLockAndUnlockPair() {
+        let mutex = PThreadMutex()
+        mutex.unbalancedLock()
+        let blocked = DispatchQueue.global().sync { mutex.unbalancedTryLock() }
+        #expect(blocked == false)
+        mutex.unbalancedUnlock()
+        #expect(mutex.unbalancedTryLock())
+        mutex.unbalancedUnlock()
+    }
+
+    @Test func kindIsRemembered() {
+        #expect(PThreadMutex().kind == .normal)
+        #expect(PThreadMutex(type: .recursive).kind == .recursive)
+    }
+
+    @Test func syncExcludesConcurrentWriters() {
+        let mutex = PThreadMutex()
+        nonisolated(unsafe) var counter = 0
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<10_000 { mutex.sync { counter += 1 } }
+        }
+        #expect(mutex.sync { counter } == 80_000)
+    }
+
+    @Test func errorCheckingMutexStopsInsteadOfDeadlocking() async {
+        await #expect(processExitsWith: .failure) {
+            let mutex = PThreadMutex(type: .errorChecking)
+            mutex.sync { mutex.sync {} }
+        }
+    }
+
+    @Test func unlockingAMutexThisThreadDoesNotHoldStops() async {
+        await #expect(processExitsWith: .failure) {
+            PThreadMutex(type: .errorChecking).unbalancedUnlock()
+        }
+    }
+}
