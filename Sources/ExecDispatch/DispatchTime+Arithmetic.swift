@@ -16,9 +16,4 @@ extension DispatchTime {
         let difference = start - later
         return .nanoseconds(difference >= UInt64(Int64.max) ? Int(Int64.min) : -Int(difference))
     }
-
-    /// This time moved by a `Duration`, saturating at `DispatchTime.distantFuture`-like limits instead of trapping.
-    public static func + (time: DispatchTime, duration: Duration) -> DispatchTime {
-        time + DispatchTimeInterval(duration)
-    }
 }

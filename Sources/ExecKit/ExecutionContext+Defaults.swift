@@ -47,10 +47,16 @@ private func rethrowHelper<Return>(_ execute: () throws -> Return, rescue: () th
 private final class WaitingCall<Return>: @unchecked Sendable {
     // Unchecked: the caller blocks until the block has run, so the closure and its outcome are only ever touched by
     // one thread at a time, with the wait providing the happens-before edge.
-    private let execute: () throws -> Return
+    private var execute: (() throws -> Return)?
     var outcome: Result<Return, any Error>?
 
     init(_ execute: @escaping () throws -> Return) { self.execute = execute }
 
-    func run() { outcome = Result { try execute() } }
+    /// Runs the closure and lets go of it at once: the context may keep its block (and so this box) alive after the
+    /// waiter resumes, but the non-escaping closure must not outlive the wait.
+    func run() {
+        guard let execute else { return }
+        self.execute = nil
+        outcome = Result { try execute() }
+    }
 }

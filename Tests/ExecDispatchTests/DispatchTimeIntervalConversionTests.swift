@@ -54,9 +54,4 @@ import Testing
         #expect(start.since(later) == .nanoseconds(-2_500_000))
         #expect(start.since(start) == .nanoseconds(0))
     }
-
-    @Test func addingADuration() {
-        let start = DispatchTime(uptimeNanoseconds: 1_000)
-        #expect((start + Duration.nanoseconds(500)).uptimeNanoseconds == 1_500)
-    }
 }

@@ -1,0 +1,152 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+import Testing
+
+@Suite struct ExecCustomContextTests {
+    @Test func customForwardsEveryCall() {
+        let counting = CountingImmediateContext()
+        let context = Exec.custom(counting)
+        let ran = Recorder<Int>()
+        context.invoke { ran.record(1) }
+        context.invokeAndWait { ran.record(2) }
+        #expect(context.invokeSync { 3 } == 3)
+        context.invokeAsync { ran.record(4) }
+        #expect(ran.wait(for: 3))
+        #expect(counting.invocations.load(ordering: .relaxed) == 4)
+        #expect(context.type == .immediate)
+        if case .custom(let wrapped) = context {
+            #expect(wrapped as? CountingImmediateContext === counting, "the seed's pattern match must still work")
+        } else {
+            Issue.record("expected .custom")
+        }
+    }
+
+    /// A context that implements only the four seed requirements gets invokeSync, timers and timestamp for free.
+    @Test func minimalContextGetsTheDefaults() {
+        let context = MinimalSerialContext()
+        #expect(context.invokeSync { context.queue.isCurrent })
+        #expect(throws: TestError.self) { try context.invokeSync { throw TestError() } }
+        #expect(context.timestamp() <= DispatchTime.now())
+
+        let fired = Recorder<Bool>()
+        let single = context.singleTimer(interval: .milliseconds(1)) { fired.record(context.queue.isCurrent) }
+        let tagged = context.singleTimer(parameter: 7, interval: .milliseconds(1)) { _ in fired.record(true) }
+        #expect(fired.wait(for: 2))
+        #expect(fired.recorded == [true, true])
+        withExtendedLifetime((single, tagged)) {}
+
+        let ticks = Recorder<Int>()
+        var periodic = context.periodicTimer(parameter: 5, interval: .milliseconds(1)) { value in ticks.record(value) }
+        #expect(ticks.wait(for: 3))
+        periodic.cancel()
+        #expect(ticks.recorded.prefix(3) == [5, 5, 5])
+    }
+
+    @Test func serializedMakesAConcurrentCustomContextSerialAndOrdered() {
+        let context = Exec.custom(ConcurrentTestContext()).serialized()
+        #expect(context.type == .serialAsync)
+        let running = Atomic(0)
+        let overlapped = Flag()
+        let order = Recorder<Int>()
+        for value in 0..<300 {
+            context.invoke {
+                if running.add(1, ordering: .relaxed).newValue > 1 { overlapped.set() }
+                running.subtract(1, ordering: .relaxed)
+                order.record(value)
+            }
+        }
+        #expect(order.wait(for: 300))
+        #expect(order.recorded == Array(0..<300))
+        #expect(!overlapped.isSet)
+        #expect(context.invokeSync { context.invokeSync { 2 } } == 2, "a nested wait runs inline")
+    }
+
+    @Test func serializedImmediateCustomContextIsAMutex() {
+        let context = Exec.custom(CountingImmediateContext()).serialized()
+        #expect(context.type == .mutex)
+        nonisolated(unsafe) var counter = 0
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 { context.invoke { counter += 1 } }
+        }
+        #expect(context.invokeSync { counter } == 8_000)
+    }
+
+    @Test func serializedDirectIsAMutexContext() {
+        let context = Exec.direct.serialized()
+        #expect(context.type == .mutex)
+        guard case .custom(let wrapped) = context, wrapped is MutexContext else {
+            Issue.record("expected a MutexContext")
+            return
+        }
+        nonisolated(unsafe) var counter = 0
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 { context.invoke { counter += 1 } }
+        }
+        #expect(context.invokeSync { counter } == 8_000)
+        let ranAsync = Recorder<Int>()
+        context.invokeAsync { ranAsync.record(counter) }
+        #expect(ranAsync.wait())
+    }
+
+    @Test func mutexContextStopsOnReentrantUse() async {
+        await #expect(processExitsWith: .failure) {
+            let context = MutexContext()
+            context.invoke { context.invoke {} }
+        }
+    }
+
+    @Test func serializedOfGlobalAndConcurrentQueuesIsASerialQueue() {
+        for context in [Exec.utility, .queue(DispatchQueue(label: "c", attributes: .concurrent), .concurrentAsync)] {
+            let serial = context.serialized()
+            #expect(serial.type == .serialAsync)
+            let order = Recorder<Int>()
+            for value in 0..<50 { serial.invoke { order.record(value) } }
+            #expect(order.wait(for: 50))
+            #expect(order.recorded == Array(0..<50))
+        }
+        let immediate = Exec.queue(DispatchQueue(label: "i", attributes: .concurrent), .immediate).serialized()
+        #expect(immediate.type == .mutex)
+    }
+
+    @Test func serializedKeepsSerialContexts() {
+        let serialQueue = DispatchQueue(label: "s")
+        guard case .queue(let queue, .serialAsync) = Exec.queue(serialQueue, .serialAsync).serialized() else {
+            Issue.record("expected the same queue")
+            return
+        }
+        #expect(queue === serialQueue)
+        if case .main = Exec.main.serialized() {} else { Issue.record(".main is already serial") }
+        let minimal = Exec.custom(MinimalSerialContext())
+        if case .custom(let wrapped) = minimal.serialized() {
+            #expect(wrapped is MinimalSerialContext)
+        } else {
+            Issue.record("expected the same custom context")
+        }
+    }
+
+    @Test func relativeAsyncIsNeverImmediate() {
+        let contexts: [Exec] = [
+            .direct, .main, .mainOrdered, .mainAsync, .utility, .syncQueue(), .asyncQueue(),
+            .queue(DispatchQueue(label: "i", attributes: .concurrent), .immediate),
+            .queue(DispatchQueue(label: "c"), .conditionallyAsync(false)),
+            .custom(CountingImmediateContext()), .direct.serialized(), .custom(MinimalSerialContext()),
+        ]
+        for context in contexts {
+            let escaped = context.relativeAsync()
+            #expect(escaped.type.isImmediate == false, "\(context).relativeAsync() is \(escaped.type)")
+            let gate = DispatchSemaphore(value: 0)
+            let ran = Recorder<Bool>()
+            escaped.invoke {
+                gate.wait()
+                ran.record(true)
+            }
+            #expect(ran.recorded.isEmpty, "\(context).relativeAsync().invoke ran inline")
+            gate.signal()
+            #expect(ran.wait())
+        }
+        if case .default = Exec.direct.relativeAsync() {} else { Issue.record(".direct escapes to .default") }
+        if case .mainAsync = Exec.main.relativeAsync() {} else { Issue.record(".main escapes to .mainAsync") }
+    }
+}

@@ -1,0 +1,80 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite struct ExecDirectTests {
+    @Test func invokeRunsBeforeReturningOnTheCallingThread() {
+        let caller = ThreadID.current
+        let ranOn = Mutex<UInt?>(nil)
+        Exec.direct.invoke { ranOn.withLock { $0 = ThreadID.current } }
+        #expect(ranOn.withLock { $0 } == caller)
+        #expect(Exec.direct.type == .immediate)
+    }
+
+    @Test func invokeAsyncRunsLaterElsewhere() {
+        let recorder = Recorder<UInt>()
+        let gate = DispatchSemaphore(value: 0)
+        Exec.direct.invokeAsync {
+            gate.wait()
+            recorder.record(ThreadID.current)
+        }
+        #expect(recorder.recorded.isEmpty, "invokeAsync must not run the block before returning")
+        gate.signal()
+        #expect(recorder.wait())
+        #expect(recorder.recorded.first != ThreadID.current)
+    }
+
+    @Test func invokeSyncReturnsAndRethrows() {
+        #expect(Exec.direct.invokeSync { "value" } == "value")
+        #expect(throws: TestError.self) { try Exec.direct.invokeSync { throw TestError() } }
+        let ran = Flag()
+        Exec.direct.invokeAndWait { ran.set() }
+        #expect(ran.isSet)
+    }
+
+    /// The seed's piggybacking caller: switch on `.direct` and skip the closure entirely.
+    @Test func switchingOnDirectSkipsTheClosure() {
+        func deliver(_ value: Int, in context: Exec, to sink: Recorder<Int>) {
+            switch context {
+            case .direct: sink.record(value)
+            default: context.invoke { sink.record(value) }
+            }
+        }
+        let sink = Recorder<Int>()
+        deliver(1, in: .direct, to: sink)
+        #expect(sink.recorded == [1])
+        deliver(2, in: .utility, to: sink)
+        #expect(sink.wait(for: 2))
+        #expect(sink.recorded == [1, 2])
+    }
+
+    @Test func execStaysWithinTwoWords() {
+        #expect(MemoryLayout<Exec>.size <= 2 * MemoryLayout<Int>.size)
+    }
+
+    @Test func timestampIsNow() {
+        let before = DispatchTime.now()
+        let stamp = Exec.direct.timestamp()
+        #expect(stamp >= before)
+        #expect(stamp <= DispatchTime.now())
+    }
+}
+
+/// The calling thread, for "did it run on the same thread" checks.
+enum ThreadID {
+    static var current: UInt {
+        #if canImport(Glibc)
+        return UInt(pthread_self())
+        #else
+        return UInt(bitPattern: Int(bitPattern: pthread_self()))
+        #endif
+    }
+}

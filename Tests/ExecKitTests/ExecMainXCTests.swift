@@ -1,0 +1,107 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+import XCTest
+
+/// `.main` where XCTest runs it: synchronous test methods run on the initial thread, which drains the main queue
+/// while the test waits for an expectation.
+final class ExecMainXCTests: XCTestCase {
+    func testMainInvokeIsImmediateOnTheMainQueue() {
+        let ran = Flag()
+        Exec.main.invoke { ran.set() }
+        XCTAssertTrue(ran.isSet)
+        XCTAssertEqual(Exec.main.type, .conditionallyAsync(false))
+    }
+
+    func testMainInvokeFromAWorkerQueuesOnTheMainQueue() {
+        let done = expectation(description: "ran on main")
+        DispatchQueue.global().async {
+            XCTAssertEqual(Exec.main.type, .conditionallyAsync(true))
+            let worker = ThreadID.current
+            Exec.main.invoke {
+                XCTAssertTrue(DispatchQueue.isMainQueueCurrent)
+                XCTAssertNotEqual(ThreadID.current, worker, "must not run inline on the worker")
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    func testMainAsyncIsAlwaysAsynchronous() {
+        let ran = Flag()
+        let done = expectation(description: "ran later")
+        Exec.mainAsync.invoke {
+            ran.set()
+            done.fulfill()
+        }
+        XCTAssertFalse(ran.isSet, ".mainAsync must not run the block before invoke returns")
+        XCTAssertEqual(Exec.mainAsync.type, .serialAsync)
+        wait(for: [done], timeout: 10)
+    }
+
+    func testInvokeSyncOnMainFromMainDoesNotDeadlock() {
+        XCTAssertEqual(Exec.main.invokeSync { 5 }, 5)
+        XCTAssertEqual(Exec.mainAsync.invokeSync { 6 }, 6)
+        XCTAssertEqual(Exec.mainOrdered.invokeSync { 7 }, 7)
+    }
+
+    func testInvokeSyncOnMainFromAWorkerWaitsForTheMainQueue() {
+        let done = expectation(description: "worker got the value")
+        DispatchQueue.global().async {
+            let onMain = Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }
+            XCTAssertTrue(onMain)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    /// The documented hazard of `.main`, and the variant that avoids it.
+    func testMainOrderedDoesNotOvertakeEarlierBlocks() {
+        let order = Recorder<String>()
+        let queued = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            Exec.mainOrdered.invoke { order.record("queued first, from a worker") }
+            queued.signal()
+        }
+        queued.wait()  // the worker's block is now waiting on the main queue
+        Exec.mainOrdered.invoke { order.record("invoked later, on main") }
+        XCTAssertTrue(order.recorded.isEmpty, "the later block must wait behind the earlier one")
+        let drained = expectation(description: "both ran")
+        Exec.mainAsync.invoke { drained.fulfill() }
+        wait(for: [drained], timeout: 10)
+        XCTAssertEqual(order.recorded, ["queued first, from a worker", "invoked later, on main"])
+    }
+
+    func testMainOrderedIsImmediateWhenNothingIsPending() {
+        let ran = Flag()
+        Exec.mainOrdered.invoke { ran.set() }
+        XCTAssertTrue(ran.isSet)
+        XCTAssertEqual(Exec.mainOrdered.type, .conditionallyAsync(false))
+    }
+
+    func testPlainMainOvertakesQueuedBlocksAsDocumented() {
+        let order = Recorder<String>()
+        let queued = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            Exec.main.invoke { order.record("queued") }
+            queued.signal()
+        }
+        queued.wait()
+        Exec.main.invoke { order.record("immediate") }
+        let drained = expectation(description: "drained")
+        Exec.mainAsync.invoke { drained.fulfill() }
+        wait(for: [drained], timeout: 10)
+        XCTAssertEqual(order.recorded, ["immediate", "queued"])
+    }
+
+    func testMainTimerFiresOnTheMainQueue() {
+        let fired = expectation(description: "fired")
+        let lifetime = Exec.main.singleTimer(interval: .milliseconds(5)) {
+            XCTAssertTrue(DispatchQueue.isMainQueueCurrent)
+            fired.fulfill()
+        }
+        wait(for: [fired], timeout: 10)
+        withExtendedLifetime(lifetime) {}
+    }
+}

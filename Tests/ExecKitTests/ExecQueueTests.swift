@@ -1,0 +1,150 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+import Testing
+
+@Suite struct ExecQueueTests {
+    @Test func syncQueueWaitsAndRunsOnItsQueue() {
+        let context = Exec.syncQueue()
+        guard case .queue(let queue, .mutex) = context else {
+            Issue.record("syncQueue must be a queue used as a mutex")
+            return
+        }
+        let onQueue = Mutex(false)
+        context.invoke { onQueue.withLock { $0 = queue.isCurrent } }
+        #expect(onQueue.withLock { $0 }, "invoke must have run the block on the queue before returning")
+        #expect(context.type == .mutex)
+        #expect(context.invokeSync { queue.isCurrent })
+    }
+
+    @Test func syncQueueExcludesConcurrentCallers() {
+        let context = Exec.syncQueue()
+        nonisolated(unsafe) var counter = 0
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 { context.invoke { counter += 1 } }
+        }
+        #expect(context.invokeSync { counter } == 8_000)
+    }
+
+    @Test func syncQueueInvokedFromInsideItselfStopsWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            let context = Exec.syncQueue()
+            context.invoke { context.invoke {} }
+        }
+        await #expect(processExitsWith: .failure) {
+            let context = Exec.syncQueue()
+            context.invoke { _ = context.invokeSync { 1 } }
+        }
+    }
+
+    @Test func asyncQueueRunsInFIFOOrderAfterReturning() {
+        let context = Exec.asyncQueue()
+        let gate = DispatchSemaphore(value: 0)
+        let order = Recorder<Int>()
+        context.invoke { gate.wait() }
+        for value in 0..<100 { context.invoke { order.record(value) } }
+        #expect(order.recorded.isEmpty, "blocks must wait behind the gate: invoke is asynchronous")
+        gate.signal()
+        #expect(order.wait(for: 100))
+        #expect(order.recorded == Array(0..<100))
+        #expect(context.type == .serialAsync)
+    }
+
+    @Test func asyncQueueNeverRunsTwoBlocksAtOnce() {
+        let context = Exec.asyncQueue()
+        let running = Atomic(0)
+        let overlapped = Flag()
+        let done = Recorder<Int>()
+        for value in 0..<200 {
+            context.invoke {
+                if running.add(1, ordering: .relaxed).newValue > 1 { overlapped.set() }
+                running.subtract(1, ordering: .relaxed)
+                done.record(value)
+            }
+        }
+        #expect(done.wait(for: 200))
+        #expect(!overlapped.isSet)
+    }
+
+    @Test func invokeSyncFromInsideAnAsyncQueueRunsInline() {
+        let context = Exec.asyncQueue()
+        let value = context.invokeSync { context.invokeSync { 3 } }
+        #expect(value == 3)
+    }
+
+    @Test func invokeSyncOnAsynchronousContextsReturnsAndRethrows() {
+        for context in [Exec.asyncQueue(), .utility, .background, .default, .user, .interactive] {
+            #expect(context.invokeSync { 9 } == 9)
+            #expect(throws: TestError.self) { try context.invokeSync { throw TestError() } }
+        }
+    }
+
+    @Test func conditionallyAsyncQueueIsImmediateOnlyInside() {
+        let queue = DispatchQueue(label: "conditional")
+        let context = Exec.queue(queue, .conditionallyAsync(true))
+        #expect(context.type == .conditionallyAsync(true))
+        let nested = queue.sync { () -> Bool in
+            let ran = Flag()
+            context.invoke { ran.set() }
+            return ran.isSet && context.type == .conditionallyAsync(false)
+        }
+        #expect(nested)
+        let later = Recorder<Bool>()
+        context.invoke { later.record(queue.isCurrent) }
+        #expect(later.wait())
+        #expect(later.recorded == [true])
+    }
+
+    @Test func concurrentQueueCaseUsesTheQueue() {
+        let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
+        let context = Exec.queue(queue, .concurrentAsync)
+        let ran = Recorder<Bool>()
+        context.invoke { ran.record(queue.isCurrent) }
+        #expect(ran.wait())
+        #expect(ran.recorded == [true])
+        #expect(Exec.queue(queue, .immediate).invokeSync { queue.isCurrent })
+    }
+
+    @Test func invokeAsyncNeverRunsBeforeReturning() {
+        let contexts: [Exec] = [
+            .direct, .syncQueue(), .asyncQueue(), .utility, .direct.serialized(), .custom(CountingImmediateContext()),
+            .queue(DispatchQueue(label: "c"), .conditionallyAsync(false)),
+        ]
+        for context in contexts {
+            let gate = DispatchSemaphore(value: 0)
+            let ran = Recorder<Bool>()
+            context.invokeAsync {
+                gate.wait()
+                ran.record(true)
+            }
+            #expect(ran.recorded.isEmpty, "\(context) ran invokeAsync's block inline")
+            gate.signal()
+            #expect(ran.wait())
+        }
+    }
+
+    /// The global-queue cases run asynchronously on the queue of matching QoS.
+    @Test(arguments: [
+        (Exec.interactive, DispatchQoS.QoSClass.userInteractive), (.user, .userInitiated), (.default, .default),
+        (.utility, .utility), (.background, .background),
+    ])
+    func qosCasesRunOnTheMatchingGlobalQueue(context: Exec, qos: DispatchQoS.QoSClass) {
+        #expect(context.type == .concurrentAsync)
+        let ran = Recorder<Bool>()
+        let gate = DispatchSemaphore(value: 0)
+        context.invoke {
+            gate.wait()
+            #if os(Linux)
+            // Linux's libdispatch lets a global queue carry a queue-specific marker, so identity can be checked.
+            ran.record(DispatchQueue.global(qos: qos).isCurrent)
+            #else
+            ran.record(true)
+            #endif
+        }
+        #expect(ran.recorded.isEmpty, "must be asynchronous")
+        gate.signal()
+        #expect(ran.wait())
+        #expect(ran.recorded == [true])
+    }
+}

@@ -1,0 +1,126 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+import Testing
+
+@Suite struct ExecTimerTests {
+    @Test func singleTimerFiresOnceInItsQueue() {
+        let context = Exec.asyncQueue()
+        guard case .queue(let queue, _) = context else { return }
+        let fired = Recorder<Bool>()
+        let lifetime = context.singleTimer(interval: .milliseconds(5)) { fired.record(queue.isCurrent) }
+        #expect(fired.wait())
+        context.invokeSync {}  // one more turn of the queue
+        #expect(fired.recorded == [true])
+        withExtendedLifetime(lifetime) {}
+    }
+
+    @Test func singleTimerHonoursTheInterval() {
+        let start = DispatchTime.now()
+        let fired = Recorder<DispatchTime>()
+        let lifetime = Exec.utility.singleTimer(interval: .milliseconds(30)) { fired.record(DispatchTime.now()) }
+        #expect(fired.wait())
+        #expect(fired.recorded[0].since(start).seconds >= 0.029, "never early")
+        withExtendedLifetime(lifetime) {}
+    }
+
+    @Test func negativeIntervalFiresAsSoonAsPossible() {
+        let fired = Recorder<Bool>()
+        let lifetime = Exec.direct.singleTimer(interval: .seconds(-10)) { fired.record(true) }
+        #expect(fired.wait())
+        withExtendedLifetime(lifetime) {}
+    }
+
+    @Test func parameterVariantsPassTheParameter() {
+        let fired = Recorder<String>()
+        let single = Exec.default.singleTimer(parameter: "once", interval: .milliseconds(1)) { fired.record($0) }
+        #expect(fired.wait())
+        var periodic = Exec.default.periodicTimer(parameter: "tick", interval: .milliseconds(1)) { fired.record($0) }
+        #expect(fired.wait(for: 2))
+        periodic.cancel()
+        #expect(fired.recorded.prefix(3) == ["once", "tick", "tick"])
+        withExtendedLifetime(single) {}
+    }
+
+    @Test func periodicTimerFiresRepeatedlyInItsContext() {
+        let context = Exec.asyncQueue()
+        guard case .queue(let queue, _) = context else { return }
+        let ticks = Recorder<Bool>()
+        var lifetime = context.periodicTimer(interval: .milliseconds(2)) { ticks.record(queue.isCurrent) }
+        #expect(ticks.wait(for: 3))
+        lifetime.cancel()
+        #expect(ticks.recorded.allSatisfy { $0 })
+    }
+
+    /// On a serial context, once `cancel()` returned inside the context, no firing runs, even one already queued.
+    @Test(arguments: [Exec.asyncQueue(), .custom(MinimalSerialContext()), .direct.serialized()])
+    func noFiringAfterCancelReturnsInsideTheContext(context: Exec) {
+        let ticks = Atomic(0)
+        let lifetime = Mutex<(any Lifetime)?>(nil)
+        let cancelled = Recorder<Int>()
+        lifetime.withLock { slot in
+            slot = context.periodicTimer(interval: .milliseconds(1)) {
+                let count = ticks.add(1, ordering: .relaxed).newValue
+                guard count == 3 else { return }
+                // Hold the context long enough for further firings to queue up behind this one, then cancel.
+                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
+                lifetime.withLock { $0?.cancel() }
+                cancelled.record(count)
+            }
+        }
+        #expect(cancelled.wait())
+        // A firing queued before the cancel would run within this window; it must find the timer cancelled.
+        let settled = Recorder<Bool>()
+        let probe = Exec.utility.singleTimer(interval: .milliseconds(60)) { settled.record(true) }
+        #expect(settled.wait())
+        context.invokeSync {}
+        #expect(ticks.load(ordering: .relaxed) == 3)
+        withExtendedLifetime(probe) {}
+    }
+
+    @Test(arguments: [Exec.utility, .asyncQueue(), .custom(MinimalSerialContext())])
+    func releasingTheLifetimeCancelsTheTimer(context: Exec) {
+        let fired = Recorder<String>()
+        do {
+            _ = context.singleTimer(interval: .milliseconds(20)) { fired.record("single") }
+            _ = context.periodicTimer(interval: .milliseconds(5)) { fired.record("periodic") }
+        }
+        // Both would have fired within this window had the released lifetimes not cancelled them.
+        #expect(fired.wait(timeout: 0.15) == false)
+        #expect(fired.recorded.isEmpty)
+    }
+
+    @Test func cancelIsIdempotent() {
+        let fired = Recorder<Bool>()
+        var lifetime = Exec.utility.singleTimer(interval: .milliseconds(10)) { fired.record(true) }
+        lifetime.cancel()
+        lifetime.cancel()
+        #expect(fired.wait(timeout: 0.1) == false)
+    }
+
+    @Test func customContextsForwardTimersAndTimestamp() {
+        let fired = Recorder<Bool>()
+        let inner = MinimalSerialContext()
+        let context = Exec.custom(inner)
+        let lifetime = context.singleTimer(parameter: true, interval: .milliseconds(1), leeway: .zero) {
+            fired.record($0 && inner.queue.isCurrent)
+        }
+        #expect(fired.wait())
+        #expect(fired.recorded == [true])
+        #expect(context.timestamp() <= DispatchTime.now())
+        withExtendedLifetime(lifetime) {}
+    }
+
+    @Test func zeroOrNegativePeriodStopsWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Exec.main.periodicTimer(interval: .zero) {}
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Exec.utility.periodicTimer(parameter: 1, interval: .milliseconds(-5)) { _ in }
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = MinimalSerialContext().periodicTimer(interval: .zero, leeway: .zero) {}
+        }
+    }
+}

@@ -1,0 +1,70 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+
+/// Records values from any thread and lets a test wait for a number of them without sleeping.
+final class Recorder<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    private let signal = DispatchSemaphore(value: 0)
+
+    func record(_ value: Value) {
+        values.withLock { $0.append(value) }
+        signal.signal()
+    }
+
+    var recorded: [Value] { values.withLock { $0 } }
+
+    /// Waits for `count` more records; `false` when they did not all arrive within `timeout` seconds (generous: the
+    /// machine is shared).
+    func wait(for count: Int = 1, timeout: Double = 10) -> Bool {
+        for _ in 0..<count where signal.wait(timeout: .now() + timeout) == .timedOut { return false }
+        return true
+    }
+}
+
+/// A flag that can be set from any thread.
+final class Flag: Sendable {
+    private let value = Atomic(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+struct TestError: Error, Equatable {}
+
+/// A user's own context that implements only the four requirements of the seed, on a private serial queue.
+struct MinimalSerialContext: ExecutionContext {
+    let queue = DispatchQueue(label: "MinimalSerialContext")
+
+    var type: ExecutionType { .serialAsync }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
+}
+
+/// A user's own immediate context that counts how often it was used.
+final class CountingImmediateContext: ExecutionContext {
+    let invocations = Atomic(0)
+
+    var type: ExecutionType { .immediate }
+    func invoke(_ execute: @escaping @Sendable () -> Void) {
+        invocations.add(1, ordering: .relaxed)
+        execute()
+    }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
+        invocations.add(1, ordering: .relaxed)
+        DispatchQueue.global().async(execute: execute)
+    }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
+        invocations.add(1, ordering: .relaxed)
+        execute()
+    }
+}
+
+/// A concurrent asynchronous context of the user's, running blocks on a global queue.
+struct ConcurrentTestContext: ExecutionContext {
+    var type: ExecutionType { .concurrentAsync }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().sync(execute: execute) }
+}
