@@ -30,7 +30,18 @@ let package = Package(
         ),
         .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
         .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch"], swiftSettings: strictSettings),
-        .testTarget(name: "ExecKitTests", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExecKitTests",
+            dependencies: ["ExecKit", "ExecKitMainQueueProbe"],
+            swiftSettings: strictSettings
+        ),
+        // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
+        .executableTarget(
+            name: "ExecKitMainQueueProbe",
+            dependencies: ["ExecKit"],
+            path: "Tests/ExecKitMainQueueProbe",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

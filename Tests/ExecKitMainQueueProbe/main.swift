@@ -1,0 +1,53 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+//
+// A helper process for ExecKitTests: it hands the main queue to `dispatchMain()`, which then runs it on a worker
+// thread (the initial thread exits), and checks that `.main` still means "on the main queue" there.
+// Exits 0 when every check passes, 1 on the first failure, 2 if it hangs.
+
+import ExecKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+func check(_ condition: Bool, _ what: String) {
+    print(condition ? "ok   \(what)" : "FAIL \(what)")
+    if !condition { exit(1) }
+}
+
+let initialThread = pthread_self()
+
+nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds(20), queue: .global()) {
+    print("FAIL timed out")
+    exit(2)
+}
+
+DispatchQueue.main.async {
+    check(pthread_equal(pthread_self(), initialThread) == 0, "dispatchMain() runs the main queue on a worker thread")
+    check(DispatchQueue.isMainQueueCurrent, "a main-queue block counts as on the main queue")
+    let ran = LockedBox(false)
+    Exec.main.invoke { ran.withLock { $0 = true } }
+    check(ran.withLock { $0 }, ".main.invoke is immediate on the main queue")
+    check(Exec.main.type == .conditionallyAsync(false), ".main.type is immediate on the main queue")
+    check(Exec.main.invokeSync { 7 } == 7, ".main.invokeSync on the main queue does not deadlock")
+
+    DispatchQueue.global().async {
+        check(!DispatchQueue.isMainQueueCurrent, "a worker is not the main queue")
+        check(Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
+        Exec.main.invoke {
+            check(DispatchQueue.isMainQueueCurrent, ".main.invoke from a worker runs on the main queue")
+            _ = Exec.main.singleTimer(interval: .milliseconds(5)) {}  // released at once: must never fire or crash
+            let timer = LockedBox<(any Lifetime)?>(nil)
+            timer.withLock {
+                $0 = Exec.main.singleTimer(interval: .milliseconds(5)) {
+                    check(DispatchQueue.isMainQueueCurrent, ".main timers fire on the main queue")
+                    withExtendedLifetime((timer, watchdog)) {}
+                    exit(0)
+                }
+            }
+        }
+    }
+}
+dispatchMain()
