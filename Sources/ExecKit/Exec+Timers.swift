@@ -1,7 +1,9 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 // Exec's timers fire straight on the context's queue (the main queue for `.main`, the private queue for
-// `asyncQueue()`), with no extra hop; `.direct` fires on a default-QoS global queue and `.custom` forwards.
+// `asyncQueue()`), with no extra hop and no wrapper around the handler; `.direct` fires on a default-QoS global queue
+// and `.custom` forwards. No cancellation flag is needed: libdispatch guarantees that a source cancelled from its
+// target queue never calls its handler again, which is exactly the serial-context promise.
 
 extension Exec {
     /// Calls `handler` once in this context after `interval`.
@@ -17,15 +19,13 @@ extension Exec {
         if case .custom(let context) = self {
             return context.singleTimer(interval: interval, leeway: leeway, handler: handler)
         }
-        let cancellation = TimerCancellation()
         let source = DispatchSource.singleTimer(
             interval: DispatchTimeInterval(interval),
             leeway: DispatchTimeInterval(leeway),
-            queue: dispatchQueue
-        ) {
-            if !cancellation.isCancelled { handler() }
-        }
-        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+            queue: dispatchQueue,
+            handler: handler
+        )
+        return DispatchTimerLifetime(source: source, cancellation: nil)
     }
 
     /// Calls `handler(parameter)` once in this context after `interval`; otherwise as
@@ -50,15 +50,13 @@ extension Exec {
         if case .custom(let context) = self {
             return context.periodicTimer(interval: interval, leeway: leeway, handler: handler)
         }
-        let cancellation = TimerCancellation()
         let source = DispatchSource.repeatingTimer(
             interval: DispatchTimeInterval(interval),
             leeway: DispatchTimeInterval(leeway),
-            queue: dispatchQueue
-        ) {
-            if !cancellation.isCancelled { handler() }
-        }
-        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+            queue: dispatchQueue,
+            handler: handler
+        )
+        return DispatchTimerLifetime(source: source, cancellation: nil)
     }
 
     /// Calls `handler(parameter)` in this context every `interval`; otherwise as

@@ -4,16 +4,17 @@ import Synchronization
 
 /// The lifetime of a timer built on a `DispatchSourceTimer`.
 ///
-/// The handler checks ``TimerCancellation`` inside the context before running, so a firing that was already queued
-/// when `cancel()` returned is dropped: on a serial context, nothing runs after `cancel()` returns from inside it.
-/// Releasing the lifetime cancels the source (the handler holds only the flag, never the lifetime, so there is no
-/// retain cycle keeping a dropped timer alive).
+/// When the handler reaches its context through another hop (a custom context's `invoke`), it checks a
+/// ``TimerCancellation`` inside the context before running, so a firing already queued when `cancel()` returned is
+/// dropped. Releasing the lifetime cancels the source; the handler holds only the flag, never the lifetime, so no
+/// retain cycle keeps a dropped timer alive.
 final class DispatchTimerLifetime: Lifetime, @unchecked Sendable {
-    // Unchecked: DispatchSource is thread-safe but its Swift wrapper is not annotated Sendable; `source` is immutable.
+    // Unchecked: DispatchSource is thread-safe but its Swift wrapper is not annotated Sendable; both stored properties
+    // are immutable references to thread-safe objects.
     private let source: any DispatchSourceTimer
-    private let cancellation: TimerCancellation
+    private let cancellation: TimerCancellation?
 
-    init(source: any DispatchSourceTimer, cancellation: TimerCancellation) {
+    init(source: any DispatchSourceTimer, cancellation: TimerCancellation?) {
         self.source = source
         self.cancellation = cancellation
     }
@@ -21,7 +22,7 @@ final class DispatchTimerLifetime: Lifetime, @unchecked Sendable {
     deinit { cancel() }
 
     func cancel() {
-        cancellation.cancel()
+        cancellation?.cancel()
         source.cancel()
     }
 }
