@@ -35,9 +35,13 @@ step("after .direct.invoke", "returned after the block ran")
 
 // 2. A callback API defaulting to .main, and the same API asked for .utility.
 steps.enter()
-computeAnswer { answer in step("computeAnswer(.main)", "answer \(answer) on the \(place())"); steps.leave() }
+computeAnswer { answer in
+    step("computeAnswer(.main)", "answer \(answer) on the \(place())"); steps.leave()
+}
 steps.enter()
-computeAnswer(context: .utility) { answer in step("computeAnswer(.utility)", "answer \(answer) on \(place())"); steps.leave() }
+computeAnswer(context: .utility) { answer in
+    step("computeAnswer(.utility)", "answer \(answer) on \(place())"); steps.leave()
+}
 
 // 3. A private serial queue used as a mutex returns values; an async one keeps FIFO order.
 let lock = Exec.syncQueue()
@@ -56,7 +60,9 @@ step(".direct.serialized()", "type \(mutex.type), returns \(mutex.invokeSync { "
 steps.enter()
 let start = Exec.main.timestamp()
 let oneShot = Exec.main.singleTimer(interval: .milliseconds(20)) {
-    step(".main.singleTimer(20 ms)", "fired after \(Int(DispatchTime.now().since(start).seconds * 1000)) ms on the \(place())")
+    step(
+        ".main.singleTimer(20 ms)",
+        "fired after \(Int(DispatchTime.now().since(start).seconds * 1000)) ms on the \(place())")
     steps.leave()
 }
 steps.enter()
@@ -64,7 +70,9 @@ let ticks = LockedBox(0)
 let periodic = LockedBox<(any Lifetime)?>(nil)
 periodic.withLock {
     $0 = serial.periodicTimer(interval: .milliseconds(5)) {
-        let count = ticks.withLock { count in count += 1; return count }
+        let count = ticks.withLock { count in
+            count += 1; return count
+        }
         if count == 3 {
             periodic.withLock { $0?.cancel() }
             step("asyncQueue().periodicTimer", "ticked \(count) times, then cancelled itself")

@@ -37,7 +37,8 @@ extension Exec {
         case .queue(let queue, let type):
             switch type {
             case .immediate: return .queue(DispatchQueue(label: "ExecKit.serialized", target: queue), .mutex)
-            case .concurrentAsync: return .queue(DispatchQueue(label: "ExecKit.serialized", target: queue), .serialAsync)
+            case .concurrentAsync:
+                return .queue(DispatchQueue(label: "ExecKit.serialized", target: queue), .serialAsync)
             case .mutex, .serialAsync, .conditionallyAsync: return self
             }
         case .custom(let context):

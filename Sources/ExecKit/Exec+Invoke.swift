@@ -110,8 +110,9 @@ extension Exec {
     }
 
     static func reentrantMutexFailure(_ queue: DispatchQueue) -> Never {
-        fatalError("ExecKit: Exec.queue(\"\(queue.label)\", .mutex) was invoked from inside that same queue. "
-            + "It is a non-re-entrant mutex, so waiting would deadlock. Use invokeAsync, or a context whose type "
-            + "is re-entrant.")
+        fatalError(
+            "ExecKit: Exec.queue(\"\(queue.label)\", .mutex) was invoked from inside that same queue. "
+                + "It is a non-re-entrant mutex, so waiting would deadlock. Use invokeAsync, or a context whose type "
+                + "is re-entrant.")
     }
 }

@@ -113,8 +113,9 @@ public final class PThreadMutex: ScopedMutex {
     static func lockFailed(_ result: Int32, _ call: StaticString) -> Never {
         switch result {
         case EDEADLK:
-            fatalError("ExecMutex: \(call) failed with EDEADLK: this thread already holds the non-recursive mutex, "
-                + "so waiting for it would deadlock. Use PThreadMutex(type: .recursive) or restructure the code.")
+            fatalError(
+                "ExecMutex: \(call) failed with EDEADLK: this thread already holds the non-recursive mutex, "
+                    + "so waiting for it would deadlock. Use PThreadMutex(type: .recursive) or restructure the code.")
         case EPERM:
             fatalError("ExecMutex: \(call) failed with EPERM: this thread does not hold the mutex it is unlocking.")
         default:

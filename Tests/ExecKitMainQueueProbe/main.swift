@@ -35,7 +35,8 @@ DispatchQueue.main.async {
 
     DispatchQueue.global().async {
         check(!DispatchQueue.isMainQueueCurrent, "a worker is not the main queue")
-        check(Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
+        check(
+            Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
         Exec.main.invoke {
             check(DispatchQueue.isMainQueueCurrent, ".main.invoke from a worker runs on the main queue")
             _ = Exec.main.singleTimer(interval: .milliseconds(5)) {}  // released at once: must never fire or crash

@@ -15,8 +15,10 @@ import Testing
         Row(type: .mutex, isImmediate: true, isConcurrent: false, isSerial: true, isReentrant: false),
         Row(type: .serialAsync, isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: true),
         Row(type: .concurrentAsync, isImmediate: false, isConcurrent: true, isSerial: false, isReentrant: true),
-        Row(type: .conditionallyAsync(true), isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: true),
-        Row(type: .conditionallyAsync(false), isImmediate: true, isConcurrent: false, isSerial: true, isReentrant: true),
+        Row(
+            type: .conditionallyAsync(true), isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: true),
+        Row(
+            type: .conditionallyAsync(false), isImmediate: true, isConcurrent: false, isSerial: true, isReentrant: true),
     ]
 
     @Test(arguments: table)
