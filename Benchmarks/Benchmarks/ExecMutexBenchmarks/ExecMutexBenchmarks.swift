@@ -44,26 +44,47 @@ private func registerLockBenchmarks(threads: Int) {
         configuration, threads: threads)
 }
 
-/// Measures `lock.increment(cell)` run `scaledIterations` times in total, on one thread or split evenly over
-/// `threads`. Generic, so that each lock's operation is specialized and inlined into the loop: no indirect call is
-/// measured.
+/// Measures `lock.increment(cell)` run `scaledIterations` times in total: on the benchmark's thread, or split evenly
+/// between it and a second thread that starts together with it. Generic, so that each lock's operation is specialized
+/// and inlined into the loop: no indirect call is measured.
 private func measureLock<Lock: MeasuredLock>(
     _ name: String,
     _ lock: Lock,
     _ configuration: Benchmark.Configuration,
     threads: Int
 ) {
+    precondition(threads == 1 || threads == 2, "two contending threads at most on this machine")
     Benchmark(name, configuration: configuration) { benchmark in
         let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
         let total = benchmark.scaledIterations.count
         if threads == 1 {
             for _ in 0..<total { lock.increment(cell) }
         } else {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                for _ in 0..<(total / threads) { lock.increment(cell) }
+            let perThread = total / 2
+            let start = StartLine(runners: 2)
+            let finished = DispatchSemaphore(value: 0)
+            let other = Thread {
+                start.arriveAndWait()
+                for _ in 0..<perThread { lock.increment(cell) }
+                finished.signal()
             }
+            other.start()
+            start.arriveAndWait()
+            for _ in 0..<perThread { lock.increment(cell) }
+            finished.wait()
         }
         precondition(cell.value == total / threads * threads, "\(name): the lock let two increments race")
+    }
+}
+
+/// Holds each runner until all have arrived, so the contending loops really overlap.
+private final class StartLine: Sendable {
+    private let waiting: Atomic<Int>
+    init(runners: Int) { waiting = Atomic(runners) }
+    func arriveAndWait() {
+        waiting.subtract(1, ordering: .acquiringAndReleasing)
+        while waiting.load(ordering: .acquiring) > 0 { sched_yield() }
     }
 }
 
