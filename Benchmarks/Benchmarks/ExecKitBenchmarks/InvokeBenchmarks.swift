@@ -1,0 +1,117 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// The immediate paths: what a callback API pays to honour `context: Exec` when the caller passed `.direct` (or an
+// immediate context of its own). The context reaches the API as a parameter of a function the optimizer may not
+// inline, as it does in real code; `identity` hides its value from the optimizer.
+
+import Benchmark
+import BenchmarkSupport
+import ExecKit
+
+func registerInvokeBenchmarks() {
+    let direct: Exec = identity(.direct)
+
+    Benchmark("Exec.direct.invoke", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { invokeThroughParameter(direct, cell) }
+        blackHole(cell.value)
+    }
+    Benchmark("Exec.direct.invoke (baseline: closure call)", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
+        blackHole(cell.value)
+    }
+
+    // The callback API's usual case: the completion already exists as a closure value, so invoking it forms none.
+    Benchmark("Exec.direct.invoke.existingClosure", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        let completion = opaque { cell.increment() }
+        benchmark.startMeasurement()  // the cell and the closure are set-up, not measured
+        for _ in benchmark.scaledIterations { invokeExisting(direct, completion) }
+        blackHole(cell.value)
+    }
+    Benchmark("Exec.direct.invoke.existingClosure (baseline: closure call)", configuration: Suite.configuration()) {
+        benchmark in
+        let cell = Cell()
+        let completion = opaque { cell.increment() }
+        benchmark.startMeasurement()  // the cell and the closure are set-up, not measured
+        for _ in benchmark.scaledIterations { callExisting(completion) }
+        blackHole(cell.value)
+    }
+
+    Benchmark("Exec.switch.case.direct", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { switchOnDirect(direct, cell) }
+        blackHole(cell.value)
+    }
+    Benchmark("Exec.switch.case.direct (baseline: closure call)", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
+        blackHole(cell.value)
+    }
+
+    let custom: Exec = identity(.custom(ImmediateContext()))
+    Benchmark("Exec.custom.immediate.invoke", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { invokeThroughParameter(custom, cell) }
+        blackHole(cell.value)
+    }
+    Benchmark("Exec.custom.immediate.invoke (baseline: closure call)", configuration: Suite.configuration()) {
+        benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
+        blackHole(cell.value)
+    }
+}
+
+/// A callback API's last step: run the completion in the caller's context.
+@inline(never)
+func invokeThroughParameter(_ context: Exec, _ cell: Cell) {
+    context.invoke { cell.increment() }
+}
+
+/// Delivering a completion the API was handed.
+@inline(never)
+func invokeExisting(_ context: Exec, _ completion: @escaping @Sendable () -> Void) {
+    context.invoke(completion)
+}
+
+/// The same without ExecKit.
+@inline(never)
+func callExisting(_ completion: @escaping @Sendable () -> Void) {
+    completion()
+}
+
+/// Hides a closure from the optimizer, as a completion handed in by another module would be.
+@inline(never)
+func opaque(_ closure: @escaping @Sendable () -> Void) -> @Sendable () -> Void { closure }
+
+/// The piggybacking caller's fast path: skip the closure altogether on `.direct`.
+@inline(never)
+func switchOnDirect(_ context: Exec, _ cell: Cell) {
+    switch context {
+    case .direct: cell.increment()
+    default: context.invoke { cell.increment() }
+    }
+}
+
+/// The same work without ExecKit: build the capturing closure and call it.
+@inline(never)
+func callClosureDirectly(_ cell: Cell) {
+    let completion: @Sendable () -> Void = { cell.increment() }
+    completion()
+}
+
+/// A user's own immediate context, implementing only the protocol's four requirements.
+struct ImmediateContext: ExecutionContext {
+    var type: ExecutionType { .immediate }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { execute() }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { execute() }
+}

@@ -1,0 +1,79 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// Timers: the cost of arming and cancelling a one-shot timer (the common "timeout that did not fire" case), and what
+// 100,000 pending timers cost in time and memory.
+
+import Benchmark
+import BenchmarkSupport
+import ExecKit
+
+/// Far enough away that no timer fires during a run.
+private let farAway: Duration = .seconds(3_600)
+private let pendingCount = 100_000
+
+func registerTimerBenchmarks() {
+    let context: Exec = .default
+    let queue = DispatchQueue.global(qos: .default)
+
+    Benchmark("Exec.singleTimer.scheduleCancel", configuration: Suite.configuration(scalingFactor: .kilo)) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            var timer = context.singleTimer(interval: farAway, leeway: .zero) {}
+            timer.cancel()
+        }
+    }
+    Benchmark(
+        "Exec.singleTimer.scheduleCancel (baseline: DispatchSourceTimer)",
+        configuration: Suite.configuration(scalingFactor: .kilo)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler {}
+            timer.schedule(deadline: .now() + DispatchTimeInterval.seconds(3_600), leeway: .nanoseconds(0))
+            timer.resume()
+            timer.cancel()
+        }
+    }
+
+    // One sample holds `pendingCount` timers; `summary.py` reads the count from the name.
+    let pending = Suite.configuration(
+        scalingFactor: .one,
+        metrics: Suite.metrics + [.mallocBytesCount, residentPerTimer],
+        maxDuration: .seconds(5),
+        maxIterations: 10
+    )
+    Benchmark("Exec.singleTimer.\(pendingCount)-pending", configuration: pending) { benchmark in
+        var timers: [any Lifetime] = []
+        timers.reserveCapacity(pendingCount)
+        trimHeap()
+        let before = residentBytes()
+        benchmark.startMeasurement()
+        for _ in 0..<pendingCount {
+            timers.append(context.singleTimer(interval: farAway, leeway: .zero) {})
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(residentPerTimer, (residentBytes() - before) / pendingCount)
+        for index in timers.indices { timers[index].cancel() }
+    }
+    Benchmark("Exec.singleTimer.\(pendingCount)-pending (baseline: DispatchSourceTimer)", configuration: pending) {
+        benchmark in
+        var timers: [any DispatchSourceTimer] = []
+        timers.reserveCapacity(pendingCount)
+        trimHeap()
+        let before = residentBytes()
+        benchmark.startMeasurement()
+        for _ in 0..<pendingCount {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler {}
+            timer.schedule(deadline: .now() + DispatchTimeInterval.seconds(3_600), leeway: .nanoseconds(0))
+            timer.resume()
+            timers.append(timer)
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(residentPerTimer, (residentBytes() - before) / pendingCount)
+        for timer in timers { timer.cancel() }
+    }
+}
+
+/// Resident memory added per pending timer (bytes), measured from `/proc/self/statm` around the sample.
+private let residentPerTimer = BenchmarkMetric.custom("Resident bytes per timer", useScalingFactor: false)

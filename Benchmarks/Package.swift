@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+//
+// ExecKit's benchmarks: a package of their own, so that the library keeps zero dependencies.
+// Run from the repository root: `swift package --package-path Benchmarks benchmark`.
+
+import PackageDescription
+
+/// One benchmark executable per library module, in `Benchmarks/<Suite>/`. To add a suite (for example
+/// `ExecNotificationsBenchmarks`): append its name here, create `Benchmarks/<Suite>/<Suite>.swift` defining
+/// `let benchmarks: @Sendable () -> Void`, and put allocation thresholds in `Thresholds/<Suite>.<benchmark>.p90.json`.
+let suites = [
+    "ExecKitBenchmarks",
+    "ExecMutexBenchmarks",
+]
+
+let package = Package(
+    name: "ExecKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ExecKit", path: ".."),
+        // Only the MallocInterposer trait, which counts mallocs for the allocation thresholds. The harness's default
+        // traits add a runtime interposer package that is not needed (and not available offline).
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")]
+        )
+    ]
+        + suites.map { suite in
+            .executableTarget(
+                name: suite,
+                dependencies: [
+                    "BenchmarkSupport",
+                    .product(name: "ExecKit", package: "ExecKit"),
+                    .product(name: "Benchmark", package: "benchmark"),
+                ],
+                path: "Benchmarks/\(suite)",
+                plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            )
+        },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+# Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+"""Runs ExecKit's benchmarks and prints one table: each measurement beside its baseline, as a ratio.
+
+    python3 Benchmarks/summary.py                  # run every suite (about 2 minutes after the first build), print
+    python3 Benchmarks/summary.py --no-run         # print the last run again
+    python3 Benchmarks/summary.py -- --filter 'Exec.direct.*'   # pass options through to the harness
+
+Pairing is by name: a benchmark `X (baseline: Y)` is the baseline of `X`. Figures are medians (p50) per operation; a
+sample of a benchmark holds `scalingFactor` operations, or N for a name containing `.N-pending`. Uses only the
+Python standard library: it reads the harness's stored baseline (`.benchmarkBaselines/<suite>/summary/results.json`),
+whose histograms it decodes itself.
+"""
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+BASELINE = "summary"
+
+# The issue's goals: the ours/baseline ratio against the named baseline (listed first) is at most this much.
+GOALS = {
+    "Exec.direct.invoke": (1.5, "closure call"),
+    "Exec.switch.case.direct": (1.2, "closure call"),
+    "Exec.main.invoke.onMainQueue": (5.0, "closure call"),
+    "Exec.utility.invoke": (1.05, "DispatchQueue.global(qos: .utility).async"),
+    "PThreadMutex.normal.sync.uncontended": (1.1, "pthread_mutex_lock+unlock"),
+    "Exec.singleTimer.scheduleCancel": (1.0, "DispatchSourceTimer"),
+}
+# Paths that must not allocate at all (also enforced by Thresholds/ in CI).
+ZERO_ALLOCATION = {"Exec.direct.invoke", "Exec.direct.invoke.existingClosure", "Exec.switch.case.direct"}
+
+
+def run(extra):
+    command = [
+        "swift", "package", "--package-path", str(HERE), "--allow-writing-to-package-directory",
+        "benchmark", "baseline", "update", BASELINE, "--no-progress", "--quiet", *extra,
+    ]
+    print("$ " + " ".join(command), file=sys.stderr, flush=True)
+    subprocess.run(command, check=True, stdout=sys.stderr)
+
+
+def value_at_percentile(histogram, percentile):
+    """HdrHistogram's valueAtPercentile over the stored counts array (highest equivalent value, as the harness)."""
+    counts = histogram["counts"]
+    total = sum(counts)
+    if total == 0:
+        return 0
+    wanted = max(1, int(percentile / 100.0 * total + 0.5))
+    half_magnitude = histogram["subBucketHalfCountMagnitude"]
+    unit = histogram["unitMagnitude"]
+    half_count = 1 << half_magnitude
+    running = 0
+    for index, count in enumerate(counts):
+        running += count
+        if running >= wanted:
+            bucket = (index >> half_magnitude) - 1
+            sub_bucket = (index & (half_count - 1)) + half_count
+            if bucket < 0:
+                sub_bucket -= half_count
+                bucket = 0
+            value = sub_bucket << (bucket + unit)
+            return value + (1 << (bucket + unit)) - 1
+    return 0
+
+
+def load():
+    """{name: {"ops": operations per sample, "metrics": {metric: (p50, p90)}}} across every suite."""
+    results = {}
+    for path in sorted((HERE / ".benchmarkBaselines").glob(f"*/{BASELINE}/results.json")):
+        data = json.loads(path.read_text())
+        entries = data["results"]
+        for key, metric_results in zip(entries[0::2], entries[1::2]):
+            name = key["name"]
+            metrics = {}
+            ops = 1
+            for result in metric_results:
+                metric = next(iter(result["metric"]))
+                if metric == "custom":
+                    metric = result["metric"]["custom"]["_0"]
+                histogram = result["statistics"]["histogram"]
+                metrics[metric] = (value_at_percentile(histogram, 50), value_at_percentile(histogram, 90))
+                ops = result.get("scalingFactor", 1)
+            pending = re.search(r"\.(\d+)-pending", name)
+            if pending:
+                ops = int(pending.group(1))
+            results[name] = {"ops": ops, "metrics": metrics}
+    return results
+
+
+def per_op(entry, metric, index=0):
+    if metric not in entry["metrics"]:
+        return None
+    return entry["metrics"][metric][index] / entry["ops"]
+
+
+def fmt_ns(value):
+    if value is None:
+        return "-"
+    if value < 10:
+        return f"{value:.2f}"
+    if value < 1000:
+        return f"{value:.1f}"
+    return f"{value:,.0f}"
+
+
+def fmt_allocs(value):
+    if value is None:
+        return "-"
+    if 0 < value < 0.01:
+        return "~0"
+    return f"{value:.0f}" if abs(value - round(value)) < 0.01 else f"{value:.2f}"
+
+
+def table(results):
+    baseline_pattern = re.compile(r"^(.*) \(baseline: (.*)\)$")
+    pairs = {}
+    for name in results:
+        match = baseline_pattern.match(name)
+        if match:
+            pairs.setdefault(match.group(1), []).append((match.group(2), name))
+    header = ["benchmark", "baseline", "ours ns/op p50 (p90)", "base ns/op p50", "ratio", "goal", "allocs/op ours/base"]
+    rows = []
+    for ours in sorted(n for n in results if not baseline_pattern.match(n)):
+        entry = results[ours]
+        ours_p50 = per_op(entry, "wallClock")
+        ours_p90 = per_op(entry, "wallClock", 1)
+        ours_allocs = per_op(entry, "mallocCountTotal")
+        baselines = sorted(pairs.get(ours, [("-", None)]), key=lambda pair: pair[0] != GOALS.get(ours, (0, ""))[1])
+        for position, (label, baseline_name) in enumerate(baselines):
+            base = results.get(baseline_name)
+            base_p50 = per_op(base, "wallClock") if base else None
+            base_allocs = per_op(base, "mallocCountTotal") if base else None
+            ratio = ours_p50 / base_p50 if ours_p50 and base_p50 else None
+            goal = ""
+            if position == 0 and ours in GOALS and ratio is not None:
+                limit = GOALS[ours][0]
+                goal = f"<={limit:g}x " + ("ok" if ratio <= limit else "MISS")
+            if position == 0 and ours in ZERO_ALLOCATION and ours_allocs and ours_allocs >= 0.5:
+                goal = (goal + " " if goal else "") + "0 allocs MISS"
+            rows.append([
+                ours if position == 0 else "",
+                label,
+                f"{fmt_ns(ours_p50)} ({fmt_ns(ours_p90)})" if position == 0 else "",
+                fmt_ns(base_p50),
+                f"{ratio:.2f}x" if ratio is not None else "-",
+                goal,
+                f"{fmt_allocs(ours_allocs)} / {fmt_allocs(base_allocs)}",
+            ])
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |")
+    extras = []
+    for name, entry in sorted(results.items()):
+        if "Resident bytes per timer" in entry["metrics"] and "mallocBytesCount" in entry["metrics"]:
+            resident = entry["metrics"]["Resident bytes per timer"][0]
+            malloc_bytes = per_op(entry, "mallocBytesCount")
+            extras.append(f"{name}: {resident} resident bytes and {malloc_bytes:.0f} malloc'd bytes per pending timer")
+    return "\n".join(lines + [""] + extras)
+
+
+def main(argv):
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    if "--no-run" not in argv:
+        run(extra)
+    results = load()
+    if not results:
+        sys.exit(f"no stored run '{BASELINE}' under {HERE / '.benchmarkBaselines'}; run without --no-run first")
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
