@@ -78,8 +78,9 @@ extension DispatchSource {
 extension DispatchSourceTimer {
     /// Re-arms this timer to call `handler(parameter)` once, `interval` from now, replacing its handler.
     ///
-    /// A firing already under way when this is called still runs the old handler with the old parameter; comparing
-    /// the parameter with the current one tells such a stale firing apart.
+    /// Call it from the timer's queue (typically from its own handler): a firing already under way then finishes with
+    /// the old handler and old parameter, and comparing the parameter with the current one tells such a stale firing
+    /// apart. From another thread, a firing that has not started may already run the new handler.
     public func scheduleOneshot<Parameter: Sendable>(
         parameter: Parameter,
         interval: DispatchTimeInterval,
@@ -91,7 +92,7 @@ extension DispatchSourceTimer {
     }
 
     /// Re-arms this timer to call `handler(parameter)` every `interval`, first `interval` from now, replacing its
-    /// handler.
+    /// handler. Call it from the timer's queue, as ``scheduleOneshot(parameter:interval:leeway:handler:)`` explains.
     ///
     /// - Precondition: `interval` is positive.
     public func scheduleRepeating<Parameter: Sendable>(

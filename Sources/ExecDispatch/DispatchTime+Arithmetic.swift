@@ -11,9 +11,9 @@ extension DispatchTime {
         let start = earlier.uptimeNanoseconds
         if later >= start {
             let difference = later - start
-            return difference >= UInt64(Int64.max) ? .never : .nanoseconds(Int(difference))
+            return difference >= UInt64(Int64.max) ? .never : .fromNanoseconds(Int64(difference))
         }
         let difference = start - later
-        return .nanoseconds(difference >= UInt64(Int64.max) ? Int(Int64.min) : -Int(difference))
+        return .fromNanoseconds(difference >= UInt64(Int64.max) ? .min : -Int64(difference))
     }
 }

@@ -31,8 +31,8 @@ extension DispatchTimeInterval {
         if seconds.isNaN { return .nanoseconds(0) }
         let ns = (seconds * 1_000_000_000).rounded()
         if ns >= Double(Int64.max) { return .never }
-        if ns <= Double(Int64.min) { return .nanoseconds(Int(Int64.min)) }
-        return .nanoseconds(Int(ns))
+        if ns <= Double(Int64.min) { return .fromNanoseconds(.min) }
+        return .fromNanoseconds(Int64(ns))
     }
 
     /// Converts a `Duration`, rounding toward zero to whole nanoseconds.
@@ -44,9 +44,9 @@ extension DispatchTimeInterval {
         let (wholeNanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let (total, overflowSum) = wholeNanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)
         if overflow || overflowSum || total == .max {
-            self = seconds < 0 ? .nanoseconds(Int(Int64.min)) : .never
+            self = seconds < 0 ? .fromNanoseconds(.min) : .never
         } else {
-            self = .nanoseconds(Int(total))
+            self = .fromNanoseconds(total)
         }
     }
 }
@@ -56,6 +56,17 @@ extension Duration {
     /// back to `.never`.
     public init(_ interval: DispatchTimeInterval) {
         self = .nanoseconds(interval.nanoseconds)
+    }
+}
+
+extension DispatchTimeInterval {
+    /// `.nanoseconds(nanoseconds)` where `Int` can hold it; on 32-bit platforms larger values use the finest coarser
+    /// unit that fits, rounding toward zero, instead of trapping.
+    static func fromNanoseconds(_ nanoseconds: Int64) -> DispatchTimeInterval {
+        if let exact = Int(exactly: nanoseconds) { return .nanoseconds(exact) }
+        if let micro = Int(exactly: nanoseconds / 1_000) { return .microseconds(micro) }
+        if let milli = Int(exactly: nanoseconds / 1_000_000) { return .milliseconds(milli) }
+        return .seconds(Int(clamping: nanoseconds / 1_000_000_000))
     }
 }
 

@@ -1,10 +1,9 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 public import Dispatch
-import Synchronization
 
 #if canImport(Darwin)
-public import Darwin
+import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,30 +17,61 @@ extension DispatchQueue {
     /// first suspension and every Swift Testing test drain the main queue on a worker thread. This test is right in
     /// all of those cases.
     ///
-    /// - Guarantee: no false positives. `true` means nothing else on the main queue can run until the caller returns.
-    ///   On the main thread inside a `sync` on another queue it answers `true`: the main queue is bound to that
-    ///   thread and cannot run anything else meanwhile.
-    /// - Cost: on the main thread, a thread-identity comparison (a few nanoseconds); elsewhere a queue-specific
-    ///   look-up (tens of nanoseconds). Unlike `Thread.isMainThread` it makes no system call after the first.
+    /// - Guarantee: no false positives: `true` means the main queue, or a queue that targets it, is running the caller,
+    ///   so nothing else on the main queue runs until the caller returns. Code on the main thread inside a `sync` on
+    ///   another queue answers `false`: the queue running it is that other queue.
+    /// - Cost: a thread-local read and a comparison (a few nanoseconds) when the answer is yes; a queue-specific look-up
+    ///   (tens of nanoseconds) more when it is no. No system call, unlike `Thread.isMainThread`.
     /// - Thread-safety: may be called from any thread.
     @inlinable
     public static var isMainQueueCurrent: Bool {
-        MainQueueIdentity.isCurrent()
+        MainQueueIdentity.isCurrentQueue() || MainQueueIdentity.isMarkedQueueCurrent()
     }
 }
 
 /// Answers "is the main queue running the caller?" cheaply.
 ///
-/// While the process's initial thread lives, the main queue runs only on it, so comparing `pthread_self()` with that
-/// thread settles the common case. Once the initial thread has called `dispatchMain()` it exits, its identity is
-/// never handed out again, and the main queue runs on workers: then the queue-specific marker decides.
+/// libdispatch keeps the queue a thread is running in a thread-local, and exports a reader for it
+/// (`dispatch_get_current_queue`, deprecated as an API for deciding *where* to run, but exact for *identity*), and the
+/// main queue is the exported object `_dispatch_main_q`. Comparing the two is a thread-local read; both are looked up
+/// once with `dlsym` because Swift's Dispatch module hides them. When either is missing, or the caller runs on a queue
+/// that targets the main queue, the queue-specific marker on the main queue decides.
 @usableFromInline
 enum MainQueueIdentity {
-    /// The initial thread's `pthread_t` once seen on the main queue; `unknown` before, `gone` when the main queue was
-    /// first seen on another thread (so the initial thread has exited).
-    private static let initialThread = Atomic<UInt>(0)
-    private static let unknown: UInt = 0
-    private static let gone: UInt = .max
+    private typealias CurrentQueueFunction = @convention(c) () -> UnsafeMutableRawPointer?
+
+    /// libdispatch's current-queue reader and the main queue's address.
+    private struct Lookups: @unchecked Sendable {
+        // Unchecked: an immutable C function pointer and an address, both constant for the life of the process.
+        let currentQueue: CurrentQueueFunction
+        let mainQueue: UnsafeMutableRawPointer
+    }
+
+    /// `nil` when either symbol cannot be found; the marker then answers alone.
+    private static let lookups: Lookups? = {
+        guard let reader = lookUp("dispatch_get_current_queue"), let mainQueue = lookUp("_dispatch_main_q") else {
+            return nil
+        }
+        return Lookups(currentQueue: unsafeBitCast(reader, to: CurrentQueueFunction.self), mainQueue: mainQueue)
+    }()
+
+    private static func lookUp(_ symbol: String) -> UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), symbol)  // RTLD_DEFAULT
+        #else
+        return dlsym(nil, symbol)  // RTLD_DEFAULT
+        #endif
+    }
+
+    /// Whether the queue this thread is running right now is the main queue.
+    ///
+    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call: it reads a
+    /// thread-local and two constants set once.
+    @usableFromInline @_effects(readonly)
+    static func isCurrentQueue() -> Bool {
+        guard let lookups else { return false }
+        return lookups.currentQueue() == lookups.mainQueue
+    }
 
     private static let marker = DispatchSpecificKey<UInt8>()
     private static let markerInstalled: Bool = {
@@ -49,45 +79,8 @@ enum MainQueueIdentity {
         return true
     }()
 
-    @inlinable
-    static func isCurrent() -> Bool {
-        #if canImport(Darwin)
-        if pthread_main_np() != 0 { return true }
-        return isMarkedQueueCurrent()
-        #else
-        let me = ThreadIdentity.current
-        let known = knownInitialThread()
-        if me == known { return true }  // fast path: the initial thread owns the main queue while it lives
-        return slowIsCurrent(me: me, known: known)
-        #endif
-    }
-
-    #if !canImport(Darwin)
-    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call. The value
-    /// only ever changes once, from `unknown`, and a stale `unknown` merely takes the slow path.
-    @usableFromInline @_effects(readonly)
-    static func knownInitialThread() -> UInt {
-        initialThread.load(ordering: .relaxed)
-    }
-
+    /// The slow, general answer: the main queue's queue-specific marker, found through the current queue's targets.
     @usableFromInline @inline(never)
-    static func slowIsCurrent(me: UInt, known: UInt) -> Bool {
-        guard isMarkedQueueCurrent() else { return false }
-        if known == unknown {
-            initialThread.store(isInitialThread() ? me : gone, ordering: .relaxed)
-        }
-        return true
-    }
-
-    /// `gettid() == getpid()`, looked up dynamically because Swift's Glibc module does not export `gettid`.
-    private static func isInitialThread() -> Bool {
-        typealias GetTID = @convention(c) () -> pid_t
-        guard let symbol = dlsym(nil, "gettid") else { return false }
-        return unsafeBitCast(symbol, to: GetTID.self)() == getpid()
-    }
-    #endif
-
-    @usableFromInline
     static func isMarkedQueueCurrent() -> Bool {
         _ = markerInstalled
         return DispatchQueue.getSpecific(key: marker) != nil

@@ -7,13 +7,14 @@ import Synchronization
 /// Collect the timers and observations of one owner in it and they end when it is cancelled or released.
 ///
 /// - Thread-safety: all methods may be called from any thread. Children are cancelled outside the internal lock, so a
-///   child's cancellation may safely touch the aggregate.
+///   child's cancellation may safely touch the aggregate. Every call of ``cancel()`` cancels every child before it
+///   returns, even while another thread is cancelling the same aggregate (children's `cancel()` is idempotent).
 public final class AggregateLifetime: Lifetime {
-    private let state = Mutex(State.active([]))
+    private let state = Mutex(State())
 
-    private enum State {
-        case active([any Lifetime])
-        case cancelled
+    private struct State {
+        var children: [any Lifetime] = []
+        var isCancelled = false
     }
 
     /// Creates an empty aggregate.
@@ -24,30 +25,31 @@ public final class AggregateLifetime: Lifetime {
     /// Adds `lifetime`, to be cancelled with this aggregate. After the aggregate was cancelled, `lifetime` is
     /// cancelled at once.
     public func add(_ lifetime: some Lifetime) {
-        let rejected: (any Lifetime)? = state.withLock { state in
-            guard case .active(var children) = state else { return lifetime }
-            state = .cancelled  // lets `children` be uniquely referenced while it grows
-            children.append(lifetime)
-            state = .active(children)
-            return nil
+        let isCancelled = state.withLock { state in
+            state.children.append(lifetime)
+            return state.isCancelled
         }
-        if var rejected { rejected.cancel() }
+        if isCancelled {
+            var late = lifetime
+            late.cancel()
+        }
     }
 
-    /// The number of lifetimes held; zero once cancelled.
+    /// The number of lifetimes added so far.
     public var count: Int {
-        state.withLock { state in
-            if case .active(let children) = state { return children.count }
-            return 0
-        }
+        state.withLock { $0.children.count }
+    }
+
+    /// Whether ``cancel()`` has been called.
+    public var isCancelled: Bool {
+        state.withLock { $0.isCancelled }
     }
 
     /// Cancels every lifetime added so far, in the order they were added, and every one added from now on.
     public func cancel() {
-        let children = state.withLock { state -> [any Lifetime] in
-            defer { state = .cancelled }
-            if case .active(let children) = state { return children }
-            return []
+        let children = state.withLock { state in
+            state.isCancelled = true
+            return state.children
         }
         for var child in children { child.cancel() }
     }

@@ -17,6 +17,26 @@ extension Exec {
         }
     }
 
+    /// Calls `handler(value)` the way this context prefers, like `invoke { handler(value) }` but cheaper.
+    ///
+    /// This is the delivery step of a callback API: `context.invoke(completion, with: result)`. A closure literal
+    /// passed to ``invoke(_:)`` that captures more than one reference is allocated by the caller *before* `invoke`
+    /// can look at the context; here the closure that carries `value` elsewhere is only built on the paths that need
+    /// it.
+    ///
+    /// - Cost: on ``direct``, and on ``main`` from the main queue, a call of `handler` and no allocation.
+    @inlinable
+    public func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
+        switch self {
+        case .direct:
+            handler(value)  // fast path: no closure is formed
+        case .main where DispatchQueue.isMainQueueCurrent:
+            handler(value)
+        default:
+            invokeElsewhere { handler(value) }
+        }
+    }
+
     /// Runs `execute` asynchronously: never before returning, whatever the context.
     ///
     /// ``direct`` uses a default-QoS global queue; main-queue cases queue on the main queue (``mainOrdered`` in its

@@ -69,7 +69,7 @@ public enum Exec: ExecutionContext {
     ///
     /// "Already on the queue" (asked only for the serial types) uses ``Dispatch/DispatchQueue/isCurrent``, which marks
     /// the queue on first use; never give a global queue a serial type.
-    case queue(DispatchQueue, ExecutionType)
+    indirect case queue(DispatchQueue, ExecutionType)
 
     /// What this context promises to the current caller.
     ///

@@ -9,6 +9,13 @@ extension ExecutionContext {
         try waitForResult(of: execute) { block in invokeAndWait(block) }
     }
 
+    /// Calls `handler(value)` in this context: the same as `invoke { handler(value) }`.
+    ///
+    /// ``Exec`` overrides it so that its immediate paths form no closure; see ``Exec/invoke(_:with:)``.
+    public func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
+        invoke { handler(value) }
+    }
+
     /// The current time: `DispatchTime.now()`.
     public func timestamp() -> DispatchTime {
         DispatchTime.now()

@@ -14,6 +14,12 @@ public protocol ExecutionContext: Sendable {
     /// Runs `execute` the way this context prefers: immediately or asynchronously, as ``type`` says.
     func invoke(_ execute: @escaping @Sendable () -> Void)
 
+    /// Calls `handler(value)` the way ``invoke(_:)`` would run `{ handler(value) }`.
+    ///
+    /// A requirement (with a default implementation) so that ``Exec`` can deliver a value on its immediate paths without
+    /// forming a closure, even when called through `some ExecutionContext` or `any ExecutionContext`.
+    func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value)
+
     /// Runs `execute` asynchronously, even where the context would run it immediately: `invokeAsync` never runs the
     /// block before returning, so a caller can use it to avoid re-entrancy.
     func invokeAsync(_ execute: @escaping @Sendable () -> Void)

@@ -12,14 +12,16 @@ public enum ExecutionType: Sendable, Hashable {
 
     /// Blocks run before `invoke` returns, one at a time (a lock or a queue waited on). Not re-entrant: a nested
     /// `invoke` from inside a block would wait for itself; ExecKit's mutex contexts detect that and stop the program
-    /// with a message. Example: ``Exec/syncQueue(label:)``, `Exec.direct.serialized()`.
+    /// with a message. Example: ``Exec/syncQueue(label:qos:)``, `Exec.direct.serialized()`.
     case mutex
 
-    /// Blocks run later, on another thread, one at a time in submission order (FIFO). A nested `invoke` queues the
-    /// inner block behind the outer one. Example: ``Exec/asyncQueue(label:)``, ``Exec/mainAsync``.
+    /// Blocks run later, on another thread, one at a time in submission order (FIFO). Re-entrant: a nested `invoke`
+    /// queues the inner block behind the outer one; ExecKit's own serial contexts run a nested `invokeSync` inline.
+    /// Example: ``Exec/asyncQueue(label:qos:)``, ``Exec/mainAsync``.
     case serialAsync
 
-    /// Blocks run later, on other threads, possibly several at once, in no promised order.
+    /// Blocks run later, on other threads, possibly several at once, in no promised order. Re-entrant: a nested
+    /// `invoke` queues the inner block, which may run while the outer one is still running.
     /// Example: ``Exec/utility`` and the other global-queue cases.
     case concurrentAsync
 

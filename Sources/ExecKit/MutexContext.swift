@@ -1,22 +1,34 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
+import Synchronization
+
 /// A mutex used as an execution context: `invoke` runs the block on the calling thread while holding the lock
 /// (type ``ExecutionType/mutex``).
 ///
-/// It is what `Exec.direct.serialized()` returns. Invoking it from inside one of its own blocks would deadlock; the
-/// lock is error-checking, so that stops the program with a message instead, in every build.
+/// It is what `Exec.direct.serialized()` returns. Invoking it from inside one of its own blocks would deadlock; it
+/// detects that and stops the program with a message naming `MutexContext` instead, in every build.
 ///
 /// - Thread-safety: may be used from any thread.
-/// - Cost: an uncontended lock and unlock around the block.
+/// - Cost: an uncontended lock and unlock around the block, plus two atomic stores that record the owning thread.
 public final class MutexContext: ExecutionContext {
-    private let mutex = PThreadMutex(type: .errorChecking)
+    private let mutex = PThreadMutex(type: .normal)
+    /// The thread holding `mutex`, or zero: lets a nested invoke fail with a clear message instead of deadlocking.
+    private let owner = Atomic<UInt>(0)
     private let wrapped: (any ExecutionContext)?
+    /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted.
+    private let asyncQueue: DispatchQueue
 
     /// Creates a context that runs blocks on the calling thread under a new mutex.
-    public init() { wrapped = nil }
+    public convenience init() { self.init(wrapped: nil) }
 
     /// Creates a context that invokes an immediate context while holding a new mutex, making it serial.
-    init(wrapping context: any ExecutionContext) { wrapped = context }
+    convenience init(wrapping context: any ExecutionContext) { self.init(wrapped: context) }
+
+    private init(wrapped: (any ExecutionContext)?) {
+        self.wrapped = wrapped
+        asyncQueue = DispatchQueue(label: "ExecKit.MutexContext.async", target: GlobalQueues.default)
+    }
 
     /// ``ExecutionType/mutex``.
     public var type: ExecutionType { .mutex }
@@ -26,9 +38,9 @@ public final class MutexContext: ExecutionContext {
         invokeSync(execute)
     }
 
-    /// Runs `execute` under the lock on a default-QoS global queue.
+    /// Runs `execute` under the lock later, on a default-QoS thread; blocks submitted this way start in FIFO order.
     public func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
-        DispatchQueue.global().async { self.invokeSync(execute) }
+        asyncQueue.async { self.invokeSync(execute) }
     }
 
     /// Runs `execute` under the lock before returning.
@@ -37,10 +49,23 @@ public final class MutexContext: ExecutionContext {
     }
 
     /// Runs `execute` under the lock and returns its value or rethrows its error.
+    ///
+    /// - Precondition: the calling thread is not already inside this context (a nested invoke would wait for itself),
+    ///   otherwise the program stops with a message.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
-        try mutex.sync {
+        let me = ThreadIdentity.current
+        if _slowPath(owner.load(ordering: .relaxed) == me) { Self.reentrantUseFailure() }
+        return try mutex.sync {
+            owner.store(me, ordering: .relaxed)
+            defer { owner.store(0, ordering: .relaxed) }
             guard let wrapped else { return try execute() }
             return try wrapped.invokeSync(execute)
         }
+    }
+
+    private static func reentrantUseFailure() -> Never {
+        fatalError(
+            "ExecKit: a MutexContext (such as Exec.direct.serialized()) was invoked from inside one of its own blocks. "
+                + "It is a non-re-entrant mutex, so waiting would deadlock; use invokeAsync for nested work.")
     }
 }

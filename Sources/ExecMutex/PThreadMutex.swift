@@ -28,8 +28,9 @@ public final class PThreadMutex: ScopedMutex {
         case normal
         /// The holding thread may take the lock again; it is released when every `sync` (or lock) has been balanced.
         case recursive
-        /// Like ``normal``, but taking the lock again from the holding thread always stops the program with a message
-        /// instead of deadlocking, in every build. Slightly slower than ``normal``.
+        /// Like ``normal``, but a blocking lock (``sync(execute:)``, ``unbalancedLock()``) from the holding thread
+        /// stops the program with a message instead of deadlocking, in every build; ``trySync(execute:)`` there returns
+        /// `nil`. Slightly slower than ``normal``.
         case errorChecking
     }
 
@@ -50,7 +51,7 @@ public final class PThreadMutex: ScopedMutex {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
-        defer { pthread_mutexattr_destroy(&attributes) }
+        defer { Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy") }
         Self.check(pthread_mutexattr_settype(&attributes, Self.posixType(type)), "pthread_mutexattr_settype")
         Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
     }

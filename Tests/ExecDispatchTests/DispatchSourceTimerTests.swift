@@ -119,12 +119,19 @@ final class EventCounter: Sendable {
     }
 
     @Test func zeroRepeatingIntervalStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
+        let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = DispatchSource.repeatingTimer(interval: .nanoseconds(0)) {}
         }
-        await #expect(processExitsWith: .failure) {
+        #expect(
+            exit1.standardErrorText.contains(
+                "DispatchSource.repeatingTimer(interval:leeway:queue:handler:): a repeating timer needs a positive interval"
+            ))
+        let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let timer = DispatchSource.singleTimer(interval: .seconds(1)) {}
             timer.scheduleRepeating(parameter: 0, interval: .milliseconds(-1)) { _ in }
         }
+        #expect(
+            exit2.standardErrorText.contains(
+                "DispatchSourceTimer.scheduleRepeating(parameter:interval:leeway:handler:)"))
     }
 }

@@ -91,10 +91,13 @@ import Testing
     }
 
     @Test func mutexContextStopsOnReentrantUse() async {
-        await #expect(processExitsWith: .failure) {
+        let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = MutexContext()
             context.invoke { context.invoke {} }
         }
+        #expect(
+            exit1.standardErrorText.contains(
+                "a MutexContext (such as Exec.direct.serialized()) was invoked from inside one of its own blocks"))
     }
 
     @Test func serializedOfGlobalAndConcurrentQueuesIsASerialQueue() {

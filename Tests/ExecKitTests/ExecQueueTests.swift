@@ -28,14 +28,16 @@ import Testing
     }
 
     @Test func syncQueueInvokedFromInsideItselfStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
+        let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = Exec.syncQueue()
             context.invoke { context.invoke {} }
         }
-        await #expect(processExitsWith: .failure) {
+        #expect(exit1.standardErrorText.contains("was invoked from inside that same queue"))
+        let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = Exec.syncQueue()
             context.invoke { _ = context.invokeSync { 1 } }
         }
+        #expect(exit2.standardErrorText.contains("was invoked from inside that same queue"))
     }
 
     @Test func asyncQueueRunsInFIFOOrderAfterReturning() {

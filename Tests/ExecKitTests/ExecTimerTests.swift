@@ -113,14 +113,19 @@ import Testing
     }
 
     @Test func zeroOrNegativePeriodStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
+        let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.main.periodicTimer(interval: .zero) {}
         }
-        await #expect(processExitsWith: .failure) {
+        #expect(exit1.standardErrorText.contains("periodicTimer(interval:leeway:handler:) needs a positive interval"))
+        let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.periodicTimer(parameter: 1, interval: .milliseconds(-5)) { _ in }
         }
-        await #expect(processExitsWith: .failure) {
+        #expect(
+            exit2.standardErrorText.contains(
+                "periodicTimer(parameter:interval:leeway:handler:) needs a positive interval"))
+        let exit3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MinimalSerialContext().periodicTimer(interval: .zero, leeway: .zero) {}
         }
+        #expect(exit3.standardErrorText.contains("periodicTimer(interval:leeway:handler:) needs a positive interval"))
     }
 }

@@ -33,9 +33,10 @@ import Testing
         let aggregate = AggregateLifetime()
         for index in 0..<3 { aggregate.add(CallbackLifetime { order.record(index) }) }
         #expect(aggregate.count == 3)
+        #expect(!aggregate.isCancelled)
         aggregate.cancel()
         #expect(order.recorded == [0, 1, 2])
-        #expect(aggregate.count == 0)
+        #expect(aggregate.isCancelled)
         aggregate.cancel()
         #expect(order.recorded == [0, 1, 2], "cancel is idempotent")
     }
@@ -68,9 +69,53 @@ import Testing
 
     @Test func childMayTouchTheAggregateWhileBeingCancelled() {
         let aggregate = AggregateLifetime()
-        let observedCount = Recorder<Int>()
-        aggregate.add(CallbackLifetime { [unowned aggregate] in observedCount.record(aggregate.count) })
+        let observed = Recorder<Bool>()
+        aggregate.add(CallbackLifetime { [unowned aggregate] in observed.record(aggregate.isCancelled) })
         aggregate.cancel()
-        #expect(observedCount.recorded == [0])
+        #expect(observed.recorded == [true])
+    }
+
+    /// A second `cancel()` must not return before every child was cancelled, even while the first is still busy.
+    @Test func everyCancelCancelsEveryChildBeforeReturning() {
+        let firstChildEntered = DispatchSemaphore(value: 0)
+        let releaseFirstChild = DispatchSemaphore(value: 0)
+        let blocking = CountingLifetime { calls in
+            if calls == 1 {
+                firstChildEntered.signal()
+                releaseFirstChild.wait()
+            }
+        }
+        let second = CountingLifetime { _ in }
+        let aggregate = AggregateLifetime()
+        aggregate.add(blocking)
+        aggregate.add(second)
+        let firstCancelReturned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            aggregate.cancel()
+            firstCancelReturned.signal()
+        }
+        firstChildEntered.wait()  // the first cancel is stuck inside the first child
+        aggregate.cancel()
+        #expect(second.calls >= 1, "the second cancel returned with a child still running")
+        releaseFirstChild.signal()
+        firstCancelReturned.wait()
+    }
+}
+
+/// A lifetime that counts its cancellations and runs `onCancel` with the count.
+final class CountingLifetime: Lifetime {
+    private let count = Mutex(0)
+    private let onCancel: @Sendable (Int) -> Void
+
+    init(onCancel: @escaping @Sendable (Int) -> Void) { self.onCancel = onCancel }
+
+    var calls: Int { count.withLock { $0 } }
+
+    func cancel() {
+        let calls = count.withLock { count in
+            count += 1
+            return count
+        }
+        onCancel(calls)
     }
 }

@@ -70,15 +70,17 @@ private struct Failure: Error, Equatable {}
     }
 
     @Test func errorCheckingMutexStopsInsteadOfDeadlocking() async {
-        await #expect(processExitsWith: .failure) {
+        let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let mutex = PThreadMutex(type: .errorChecking)
             mutex.sync { mutex.sync {} }
         }
+        #expect(exit1.standardErrorText.contains("EDEADLK"))
     }
 
     @Test func unlockingAMutexThisThreadDoesNotHoldStops() async {
-        await #expect(processExitsWith: .failure) {
+        let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             PThreadMutex(type: .errorChecking).unbalancedUnlock()
         }
+        #expect(exit2.standardErrorText.contains("EPERM"))
     }
 }

@@ -3,8 +3,8 @@
 import ExecDispatch
 import Synchronization
 
-/// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context one
-/// batch at a time, so no two run at once and they run in submission order.
+/// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context in
+/// batches, one batch at a time, so no two blocks run at once and they run in submission order.
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
     private let state = Mutex(State())
@@ -46,11 +46,15 @@ final class SerializedContext: ExecutionContext {
 
     private func drain() {
         drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        defer { drainingThread.store(0, ordering: .relaxed) }
         while true {
             let batch = state.withLock { state in
+                if state.pending.isEmpty {
+                    // Cleared under the lock that ends the drain: once another thread may start the next drain, this
+                    // thread must no longer count as the drainer (nor overwrite the next drainer later).
+                    drainingThread.store(0, ordering: .relaxed)
+                    state.isDraining = false
+                }
                 defer { state.pending.removeAll() }
-                if state.pending.isEmpty { state.isDraining = false }
                 return state.pending
             }
             if batch.isEmpty { return }
