@@ -15,8 +15,21 @@ import Darwin
 func computeAnswer(context: Exec = .main, completion: @escaping @Sendable (Int) -> Void) {
     Exec.utility.invoke {
         let answer = 6 * 7  // pretend this took a while
-        context.invoke { completion(answer) }
+        context.invoke(completion, with: answer)  // on .direct: a plain call, nothing allocated
     }
+}
+
+/// A context of the user's own: runs blocks on a private queue and counts them.
+final class CountingContext: ExecutionContext {
+    let queue = DispatchQueue(label: "CountingContext")
+    let count = LockedBox(0)
+    var type: ExecutionType { .serialAsync }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { invokeAsync(execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
+        count.withLock { $0 += 1 }
+        queue.async(execute: execute)
+    }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
 }
 
 func place() -> String {
@@ -52,11 +65,40 @@ let order = LockedBox<[Int]>([])
 for i in 1...5 { serial.invoke { order.withLock { $0.append(i) } } }
 serial.invokeSync { step("asyncQueue() FIFO", "ran \(order.withLock { $0 })") }
 
-// 4. A mutex context: .direct made serial.
+// 4. The main queue, three ways, from a worker: .main and .mainAsync queue there; .mainOrdered keeps submission order
+//    even against a later invoke made on the main queue itself.
+steps.enter()
+Exec.default.invoke {
+    let seen = LockedBox<[String]>([])
+    Exec.mainOrdered.invoke { seen.withLock { $0.append("first (from a worker)") } }
+    Exec.mainAsync.invoke {
+        Exec.mainOrdered.invoke { seen.withLock { $0.append("second (on main)") } }
+        Exec.mainAsync.invoke {
+            step(".mainOrdered", "ran in order: \(seen.withLock { $0 })")
+            steps.leave()
+        }
+    }
+}
+
+// 5. Any DispatchQueue, and a context of your own, behind the same Exec parameter.
+steps.enter()
+let myQueue = DispatchQueue(label: "my.queue")
+computeAnswer(context: .queue(myQueue, .serialAsync)) { answer in
+    step(".queue(myQueue, .serialAsync)", "answer \(answer), on my.queue: \(myQueue.isCurrent)")
+    steps.leave()
+}
+steps.enter()
+let counting = CountingContext()
+computeAnswer(context: .custom(counting)) { answer in
+    step(".custom(CountingContext())", "answer \(answer), \(counting.count.withLock { $0 }) block(s) through it")
+    steps.leave()
+}
+
+// 6. A mutex context: .direct made serial.
 let mutex = Exec.direct.serialized()
 step(".direct.serialized()", "type \(mutex.type), returns \(mutex.invokeSync { "under the lock" })")
 
-// 5. Timers fire in their context; releasing or cancelling the lifetime stops them.
+// 7. Timers fire in their context; releasing or cancelling the lifetime stops them.
 steps.enter()
 let start = Exec.main.timestamp()
 let oneShot = Exec.main.singleTimer(interval: .milliseconds(20)) {

@@ -39,11 +39,13 @@ DispatchQueue.main.async {
             Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
         Exec.main.invoke {
             check(DispatchQueue.isMainQueueCurrent, ".main.invoke from a worker runs on the main queue")
-            _ = Exec.main.singleTimer(interval: .milliseconds(5)) {}  // released at once: must never fire or crash
+            // Released at once, so it must never fire (nor crash); the timer below fires well after it would have.
+            _ = Exec.main.singleTimer(interval: .milliseconds(1)) { check(false, "a released .main timer never fires") }
             let timer = LockedBox<(any Lifetime)?>(nil)
             timer.withLock {
-                $0 = Exec.main.singleTimer(interval: .milliseconds(5)) {
+                $0 = Exec.main.singleTimer(interval: .milliseconds(50)) {
                     check(DispatchQueue.isMainQueueCurrent, ".main timers fire on the main queue")
+                    check(true, "a released .main timer never fires")
                     withExtendedLifetime((timer, watchdog)) {}
                     exit(0)
                 }

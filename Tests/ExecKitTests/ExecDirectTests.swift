@@ -40,8 +40,8 @@ import Darwin
         #expect(ran.isSet)
     }
 
-    /// The seed's piggybacking caller: switch on `.direct` and skip the closure entirely.
-    @Test func switchingOnDirectSkipsTheClosure() {
+    /// The seed's piggybacking caller: switch on `.direct` and do the work inline, any other context gets a closure.
+    @Test func switchingOnDirectDeliversInlineAndOtherwiseInvokes() {
         func deliver(_ value: Int, in context: Exec, to sink: Recorder<Int>) {
             switch context {
             case .direct: sink.record(value)
@@ -56,8 +56,40 @@ import Darwin
         #expect(sink.recorded == [1, 2])
     }
 
-    @Test func execStaysWithinTwoWords() {
-        #expect(MemoryLayout<Exec>.size <= 2 * MemoryLayout<Int>.size)
+    @Test func execIsOneWord() {
+        #expect(MemoryLayout<Exec>.size == MemoryLayout<Int>.size)
+    }
+
+    @Test func invokeWithValueCallsTheHandlerInline() {
+        let caller = ThreadID.current
+        let received = Recorder<UInt>()
+        Exec.direct.invoke({ (value: Int) in received.record(ThreadID.current + UInt(value)) }, with: 1)
+        #expect(received.recorded == [caller + 1], "must run on the caller's thread before returning")
+    }
+
+    @Test func invokeWithValueGoesThroughEveryContext() {
+        let received = Recorder<String>()
+        let contexts: [Exec] = [.utility, .asyncQueue(), .syncQueue(), .custom(CountingImmediateContext())]
+        for context in contexts {
+            context.invoke({ received.record($0) }, with: "\(context.type)")
+        }
+        #expect(received.wait(for: contexts.count))
+        #expect(Set(received.recorded) == Set(contexts.map { "\($0.type)" }))
+    }
+
+    /// A requirement, so a caller holding `any ExecutionContext` still gets Exec's inline delivery on `.direct`, and a
+    /// context that does not implement it gets the default (through its `invoke`).
+    @Test func invokeWithValueThroughTheProtocol() {
+        let caller = ThreadID.current
+        let received = Recorder<UInt>()
+        let erased: any ExecutionContext = Exec.direct
+        erased.invoke({ (_: Int) in received.record(ThreadID.current) }, with: 0)
+        #expect(received.recorded == [caller])
+        let counting = CountingImmediateContext()
+        let custom: any ExecutionContext = counting
+        custom.invoke({ (_: Int) in received.record(ThreadID.current) }, with: 0)
+        #expect(counting.invocations.load(ordering: .relaxed) == 1)
+        #expect(received.recorded == [caller, caller])
     }
 
     @Test func timestampIsNow() {

@@ -28,6 +28,12 @@ final class ExecMainXCTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    func testInvokeWithValueOnMainIsImmediateOnTheMainQueue() {
+        let received = Recorder<Int>()
+        Exec.main.invoke({ received.record($0) }, with: 3)
+        XCTAssertEqual(received.recorded, [3])
+    }
+
     func testMainAsyncIsAlwaysAsynchronous() {
         let ran = Flag()
         let done = expectation(description: "ran later")

@@ -79,6 +79,29 @@ import Testing
         withExtendedLifetime(probe) {}
     }
 
+    /// The default timer reaches a custom context through `invoke`: a firing already queued there when `cancel()`
+    /// returns inside the context must be dropped.
+    @Test func aFiringQueuedInACustomContextBeforeCancelIsDropped() {
+        let context = ManualSerialContext()
+        let fired = Flag()
+        var single = context.singleTimer(interval: .milliseconds(1)) { fired.set() }
+        #expect(context.waitForArrival(), "the firing must reach the context")
+        single.cancel()
+        #expect(context.runPending() == 1)
+        #expect(!fired.isSet)
+
+        let ticks = Recorder<Int>()
+        var periodic = context.periodicTimer(parameter: 1, interval: .milliseconds(1)) { ticks.record($0) }
+        #expect(context.waitForArrival())
+        context.runPending()
+        #expect(ticks.recorded.count >= 1, "a firing that is not cancelled runs")
+        #expect(context.waitForArrival())
+        periodic.cancel()
+        let before = ticks.recorded.count
+        context.runPending()
+        #expect(ticks.recorded.count == before)
+    }
+
     @Test(arguments: [Exec.utility, .asyncQueue(), .custom(MinimalSerialContext())])
     func releasingTheLifetimeCancelsTheTimer(context: Exec) {
         let fired = Recorder<String>()

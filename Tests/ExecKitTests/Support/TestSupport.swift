@@ -68,3 +68,38 @@ struct ConcurrentTestContext: ExecutionContext {
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: execute) }
     func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().sync(execute: execute) }
 }
+
+/// A serial context whose queued blocks run only when the test calls ``runPending()``: the test thread is the
+/// context, so "inside the context" and "queued but not started" are both under the test's control.
+final class ManualSerialContext: ExecutionContext {
+    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let running = PThreadMutex(type: .recursive)
+    private let arrivals = DispatchSemaphore(value: 0)
+
+    var type: ExecutionType { .serialAsync }
+
+    func invoke(_ execute: @escaping @Sendable () -> Void) {
+        pending.withLock { $0.append(execute) }
+        arrivals.signal()
+    }
+
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
+
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { running.sync { execute() } }
+
+    /// Waits until a block has been queued; `false` after a generous timeout.
+    func waitForArrival(timeout: Double = 10) -> Bool {
+        arrivals.wait(timeout: .now() + timeout) == .success
+    }
+
+    /// Runs every queued block, in order, on the calling thread; returns how many ran.
+    @discardableResult
+    func runPending() -> Int {
+        let blocks = pending.withLock { blocks in
+            defer { blocks.removeAll() }
+            return blocks
+        }
+        running.sync { for block in blocks { block() } }
+        return blocks.count
+    }
+}
