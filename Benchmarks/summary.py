@@ -23,7 +23,10 @@ BASELINE = "summary"
 
 # The goals: the ours/baseline ratio against the named baseline (listed first) is at most this much.
 GOALS = {
-    "Exec.direct.invoke": (1.5, "closure call"),
+    "Exec.direct.invokeWithValue": (1.5, "closure call"),
+    "Exec.direct.invoke.capturingObject": (1.5, "closure call"),
+    "Exec.direct.invoke.capturingValue": (1.5, "closure call"),
+    "Exec.main.invokeWithValue.onMainQueue": (5.0, "closure call"),
     "Exec.switch.case.direct": (1.2, "closure call"),
     "Exec.main.invoke.onMainQueue": (5.0, "closure call"),
     "Exec.utility.invoke": (1.05, "DispatchQueue.global(qos: .utility).async"),
@@ -31,7 +34,13 @@ GOALS = {
     "Exec.singleTimer.scheduleCancel": (1.0, "DispatchSourceTimer"),
 }
 # Paths that must not allocate at all (also enforced by Thresholds/ in CI).
-ZERO_ALLOCATION = {"Exec.direct.invoke", "Exec.direct.invoke.existingClosure", "Exec.switch.case.direct"}
+ZERO_ALLOCATION = {
+    "Exec.direct.invokeWithValue",
+    "Exec.direct.invoke.capturingObject",
+    "Exec.direct.invoke.existingClosure",
+    "Exec.switch.case.direct",
+    "Exec.main.invokeWithValue.onMainQueue",
+}
 
 
 def run(extra):

@@ -22,6 +22,23 @@ func registerMainBenchmarks() {
         }
         precondition(cell.value == benchmark.scaledIterations.count, ".main did not run the block immediately")
     }
+    Benchmark("Exec.main.invokeWithValue.onMainQueue", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        onMainQueue {
+            for _ in benchmark.scaledIterations { invokeWithValueThroughParameter(main, cell) }
+        }
+        precondition(cell.value == benchmark.scaledIterations.count, ".main did not run the block immediately")
+    }
+    Benchmark("Exec.main.invokeWithValue.onMainQueue (baseline: closure call)", configuration: Suite.configuration()) {
+        benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        onMainQueue {
+            for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
+        }
+        blackHole(cell.value)
+    }
     Benchmark("Exec.main.invoke.onMainQueue (baseline: closure call)", configuration: Suite.configuration()) {
         benchmark in
         let cell = Cell()
