@@ -20,11 +20,9 @@ extension DispatchSource {
         queue: DispatchQueue? = nil,
         handler: @escaping @Sendable () -> Void
     ) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler(handler: handler)
-        timer.schedule(deadline: .now() + interval.clampedToZero, leeway: leeway)
-        timer.resume()
-        return timer
+        resumedTimer(queue: queue, handler: handler) { timer in
+            timer.schedule(deadline: .now() + interval.clampedToZero, leeway: leeway)
+        }
     }
 
     /// A timer that calls `handler(parameter)` once, `interval` from now, on `queue`.
@@ -54,11 +52,9 @@ extension DispatchSource {
         handler: @escaping @Sendable () -> Void
     ) -> any DispatchSourceTimer {
         requirePositive(interval, "DispatchSource.repeatingTimer(interval:leeway:queue:handler:)")
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler(handler: handler)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
-        timer.resume()
-        return timer
+        return resumedTimer(queue: queue, handler: handler) { timer in
+            timer.schedule(deadline: .now() + interval, repeating: interval, leeway: leeway)
+        }
     }
 
     /// A timer that calls `handler(parameter)` every `interval` on `queue`, first `interval` from now.
@@ -72,6 +68,21 @@ extension DispatchSource {
         handler: @escaping @Sendable (Parameter) -> Void
     ) -> any DispatchSourceTimer {
         repeatingTimer(interval: interval, leeway: leeway, queue: queue) { handler(parameter) }
+    }
+}
+
+extension DispatchSource {
+    /// A timer source with `handler`, scheduled by `schedule`, then resumed.
+    private static func resumedTimer(
+        queue: DispatchQueue?,
+        handler: @escaping @Sendable () -> Void,
+        schedule: (any DispatchSourceTimer) -> Void
+    ) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler(handler: handler)
+        schedule(timer)
+        timer.resume()
+        return timer
     }
 }
 

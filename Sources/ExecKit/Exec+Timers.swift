@@ -3,7 +3,8 @@
 // Exec's timers fire straight on the context's queue (the main queue for `.main`, the private queue for
 // `asyncQueue()`), with no extra hop and no wrapper around the handler; `.direct` fires on a default-QoS global queue
 // and `.custom` forwards. No cancellation flag is needed: libdispatch guarantees that a source cancelled from its
-// target queue never calls its handler again, which is exactly the serial-context promise.
+// target queue never calls its handler again, which is exactly the serial-context promise. The `parameter:` variants
+// and the leeway-free spellings come from the protocol's default implementations, which call these two.
 
 extension Exec {
     /// Calls `handler` once in this context after `interval`.
@@ -11,6 +12,7 @@ extension Exec {
     /// - Parameters:
     ///   - interval: How long from now; a negative interval fires as soon as possible.
     ///   - leeway: How late the system may fire to save power.
+    ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer. On a serial context, once
     ///   `cancel()` has returned from inside the context, the handler never runs.
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
@@ -28,21 +30,13 @@ extension Exec {
         return DispatchTimerLifetime(source: source, cancellation: nil)
     }
 
-    /// Calls `handler(parameter)` once in this context after `interval`; otherwise as
-    /// ``singleTimer(interval:leeway:handler:)``.
-    public func singleTimer<Parameter: Sendable>(
-        parameter: Parameter,
-        interval: Duration,
-        leeway: Duration,
-        handler: @escaping @Sendable (Parameter) -> Void
-    ) -> any Lifetime {
-        singleTimer(interval: interval, leeway: leeway) { handler(parameter) }
-    }
-
     /// Calls `handler` in this context every `interval`, first `interval` from now, until the returned lifetime is
     /// cancelled or released.
     ///
-    /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    /// - Parameters:
+    ///   - interval: The period; it must be positive (zero or negative stops the program with a message).
+    ///   - leeway: How late the system may fire to save power.
+    ///   - handler: The work to run in this context.
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -57,18 +51,6 @@ extension Exec {
             handler: handler
         )
         return DispatchTimerLifetime(source: source, cancellation: nil)
-    }
-
-    /// Calls `handler(parameter)` in this context every `interval`; otherwise as
-    /// ``periodicTimer(interval:leeway:handler:)``.
-    public func periodicTimer<Parameter: Sendable>(
-        parameter: Parameter,
-        interval: Duration,
-        leeway: Duration,
-        handler: @escaping @Sendable (Parameter) -> Void
-    ) -> any Lifetime {
-        requirePositivePeriod(interval, "periodicTimer(parameter:interval:leeway:handler:)")
-        return periodicTimer(interval: interval, leeway: leeway) { handler(parameter) }
     }
 
     /// The current time; ``custom(_:)`` asks its context (a virtual-time context answers with virtual time).

@@ -15,15 +15,7 @@ extension ExecutionContext {
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
-        let cancellation = TimerCancellation()
-        let source = DispatchSource.singleTimer(
-            interval: DispatchTimeInterval(interval),
-            leeway: DispatchTimeInterval(leeway),
-            queue: GlobalQueues.default
-        ) {
-            self.invoke { if !cancellation.isCancelled { handler() } }
-        }
-        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+        timerInvokingContext(interval: interval, leeway: leeway, repeats: false, handler: handler)
     }
 
     /// Calls `handler(parameter)` once in this context after `interval`; otherwise as
@@ -45,15 +37,7 @@ extension ExecutionContext {
         -> any Lifetime
     {
         requirePositivePeriod(interval, "periodicTimer(interval:leeway:handler:)")
-        let cancellation = TimerCancellation()
-        let source = DispatchSource.repeatingTimer(
-            interval: DispatchTimeInterval(interval),
-            leeway: DispatchTimeInterval(leeway),
-            queue: GlobalQueues.default
-        ) {
-            self.invoke { if !cancellation.isCancelled { handler() } }
-        }
-        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+        return timerInvokingContext(interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
     /// Calls `handler(parameter)` in this context every `interval`; otherwise as
@@ -94,5 +78,27 @@ extension ExecutionContext {
         handler: @escaping @Sendable (Parameter) -> Void
     ) -> any Lifetime {
         periodicTimer(parameter: parameter, interval: interval, leeway: .zero, handler: handler)
+    }
+
+    /// A Dispatch timer on a global queue whose firings `invoke` the handler into this context, where the handler
+    /// first checks that the timer was not cancelled meanwhile.
+    private func timerInvokingContext(
+        interval: Duration,
+        leeway: Duration,
+        repeats: Bool,
+        handler: @escaping @Sendable () -> Void
+    ) -> any Lifetime {
+        let cancellation = TimerCancellation()
+        let fire: @Sendable () -> Void = {
+            self.invoke { if !cancellation.isCancelled { handler() } }
+        }
+        let (dispatchInterval, dispatchLeeway) = (DispatchTimeInterval(interval), DispatchTimeInterval(leeway))
+        let source =
+            repeats
+            ? DispatchSource.repeatingTimer(
+                interval: dispatchInterval, leeway: dispatchLeeway, queue: GlobalQueues.default, handler: fire)
+            : DispatchSource.singleTimer(
+                interval: dispatchInterval, leeway: dispatchLeeway, queue: GlobalQueues.default, handler: fire)
+        return DispatchTimerLifetime(source: source, cancellation: cancellation)
     }
 }
