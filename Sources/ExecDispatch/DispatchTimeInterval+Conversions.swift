@@ -40,6 +40,10 @@ extension DispatchTimeInterval {
     /// Durations at or beyond `Int64.max` nanoseconds (about 292 years) become `.never`; durations below
     /// `Int64.min` nanoseconds saturate at that value.
     public init(_ duration: Duration) {
+        if duration == .zero {  // the common leeway, without the 128-bit arithmetic below
+            self = .nanoseconds(0)
+            return
+        }
         let (seconds, attoseconds) = duration.components
         let (wholeNanoseconds, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let (total, overflowSum) = wholeNanoseconds.addingReportingOverflow(attoseconds / 1_000_000_000)

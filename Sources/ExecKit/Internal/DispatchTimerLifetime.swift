@@ -13,6 +13,8 @@ final class DispatchTimerLifetime: Lifetime, @unchecked Sendable {
     // are immutable references to thread-safe objects.
     private let source: any DispatchSourceTimer
     private let cancellation: TimerCancellation?
+    /// Set by the first `cancel()`: a second `dispatch_source_cancel` (from `deinit`, say) is not free.
+    private let isCancelled = Atomic(false)
 
     init(source: any DispatchSourceTimer, cancellation: TimerCancellation?) {
         self.source = source
@@ -22,6 +24,7 @@ final class DispatchTimerLifetime: Lifetime, @unchecked Sendable {
     deinit { cancel() }
 
     func cancel() {
+        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         cancellation?.cancel()
         source.cancel()
     }
