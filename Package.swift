@@ -17,11 +17,13 @@ let package = Package(
         .library(name: "ExecKit", targets: ["ExecKit"]),
         .library(name: "ExecMutex", targets: ["ExecMutex"]),
         .library(name: "ExecDispatch", targets: ["ExecDispatch"]),
+        .library(name: "ExecNotifications", targets: ["ExecNotifications"]),
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
         .target(name: "ExecDispatch", swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
+        .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],
@@ -31,6 +33,11 @@ let package = Package(
         .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
         .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch"], swiftSettings: strictSettings),
         .testTarget(name: "ExecKitTests", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExecNotificationsTests",
+            dependencies: ["ExecNotifications"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,99 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+
+/// One registration: its filter, its context and its block, with the payload type erased so that observers of every
+/// name fit in one table. A hub only ever hands an observer payloads of the type it was created for.
+///
+/// `@unchecked Sendable` only because of `object`: it is never mutated and only tested for `nil` (a weak load is
+/// thread-safe); every other property is immutable and `Sendable`, or atomic, or behind a mutex.
+final class Observer: @unchecked Sendable {
+    /// The object whose posts this observer wants, by identity; `nil` for posts with any object or none.
+    let objectID: ObjectIdentifier?
+    /// Compared only when `objectID` matches, to tell the observed object from a newer one at the same address.
+    /// Weak, so the hub never keeps an observed object alive.
+    weak let object: AnyObject?
+    let context: Exec
+    /// `context` is `.direct`: deliver inline, concurrently, without the mailbox.
+    let isDirect: Bool
+    /// Reads a payload of the observer's type at the pointer and calls the block with it.
+    private let call: @Sendable (UnsafeRawPointer) -> Void
+    /// Copies a payload of the observer's type at the pointer into a delivery for the mailbox.
+    private let makeJob: @Sendable (UnsafeRawPointer) -> ObserverMailbox.Job
+    private let cancelled = Atomic<Bool>(false)
+    private let mailbox = Mutex(ObserverMailbox())
+
+    init<Payload: Sendable>(object: AnyObject?, context: Exec, block: @escaping @Sendable (Payload) -> Void) {
+        objectID = object.map(ObjectIdentifier.init)
+        self.object = object
+        self.context = context
+        if case .direct = context { isDirect = true } else { isDirect = false }
+        call = { pointer in block(pointer.assumingMemoryBound(to: Payload.self).pointee) }
+        makeJob = { pointer in
+            let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
+            return { block(payload) }
+        }
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Whether a post with an object of identity `postedID` (or none) reaches this observer.
+    @inline(__always)
+    func matches(_ postedID: ObjectIdentifier?) -> Bool {
+        guard let objectID else { return true }
+        // The posted object is alive during the post; a live weak reference with the same identity is that object.
+        return objectID == postedID && object != nil
+    }
+
+    /// Delivers the payload at `payload` (of the observer's type) through the context.
+    @inline(__always)
+    func deliver(_ payload: UnsafeRawPointer) {
+        if isDirect {
+            if !cancelled.load(ordering: .acquiring) { call(payload) }
+        } else if !cancelled.load(ordering: .relaxed) {  // a cheap early out; the mailbox decides under its lock
+            enqueue(makeJob(payload))
+        }
+    }
+
+    private func enqueue(_ job: @escaping ObserverMailbox.Job) {
+        switch mailbox.withLock({ $0.enqueue(job) }) {
+        case .none: break
+        case .startDraining: context.invoke { self.drain() }
+        }
+    }
+
+    private func drain() {
+        let thread = ThreadIdentity.current
+        while true {
+            switch mailbox.withLock({ $0.next(on: thread) }) {
+            case .stop:
+                return
+            case .run(let job):
+                job()
+                for waiter in mailbox.withLock({ $0.finishedJob() }) { waiter.signal() }
+            }
+        }
+    }
+
+    /// Stops deliveries; returns `false` when the observer was already cancelled.
+    ///
+    /// After it returns the block is not running on another thread and will not start again.
+    func cancel() -> Bool {
+        if isDirect { return !cancelled.exchange(true, ordering: .acquiringAndReleasing) }
+        let thread = ThreadIdentity.current
+        let (wasCancelled, action) = mailbox.withLock { mailbox in
+            let wasCancelled = mailbox.isCancelled
+            cancelled.store(true, ordering: .releasing)
+            return (wasCancelled, mailbox.cancel(on: thread))
+        }
+        if case .wait(let semaphore) = action { semaphore.wait() }
+        return !wasCancelled
+    }
+
+    /// Stops deliveries without waiting for a block that is running; used when the hub goes away.
+    func cancelWithoutWaiting() {
+        cancelled.store(true, ordering: .releasing)
+        if !isDirect { mailbox.withLock { $0.cancelWithoutWaiting() } }
+    }
+}
