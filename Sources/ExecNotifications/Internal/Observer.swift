@@ -6,8 +6,9 @@ import Synchronization
 /// One registration: its filter, its context and its block, with the payload type erased so that observers of every
 /// name fit in one table. A hub only ever hands an observer payloads of the type it was created for.
 ///
-/// `@unchecked Sendable` only because of `object`: it is never mutated and only tested for `nil` (a weak load is
-/// thread-safe); every other property is immutable and `Sendable`, or atomic, or behind a mutex.
+/// `@unchecked Sendable` because of `object`, never mutated and only tested for `nil` (a weak load is thread-safe),
+/// and `registryIndex`, guarded by the hub's writer lock; every other property is immutable and `Sendable`, atomic,
+/// or behind a mutex.
 final class Observer: @unchecked Sendable {
     /// The object whose posts this observer wants, by identity; `nil` for posts with any object or none.
     let objectID: ObjectIdentifier?
@@ -15,24 +16,33 @@ final class Observer: @unchecked Sendable {
     /// Weak, so the hub never keeps an observed object alive.
     weak let object: AnyObject?
     let context: Exec
-    /// `context` is `.direct`: deliver inline, concurrently, without the mailbox.
+    /// `context` is `.direct`: deliveries run inline and concurrently, bypassing the mailbox.
     let isDirect: Bool
-    /// Reads a payload of the observer's type at the pointer and calls the block with it.
-    private let call: @Sendable (UnsafeRawPointer) -> Void
-    /// Copies a payload of the observer's type at the pointer into a delivery for the mailbox.
-    private let makeJob: @Sendable (UnsafeRawPointer) -> ObserverMailbox.Job
+    /// Takes a pointer to a payload of the observer's type. A `.direct` observer's handler calls the block and returns
+    /// `nil`; any other observer's copies the payload into a job for the mailbox. (One closure rather than an enum of
+    /// two: extracting a closure from an enum payload costs a retain and a release on every post.)
+    private let handler: @Sendable (UnsafeRawPointer) -> ObserverMailbox.Job?
     private let cancelled = Atomic<Bool>(false)
     private let mailbox = Mutex(ObserverMailbox())
+    /// Where the hub's writer keeps this observer; read and written only under the hub's writer lock.
+    nonisolated(unsafe) var registryIndex = -1
 
     init<Payload: Sendable>(object: AnyObject?, context: Exec, block: @escaping @Sendable (Payload) -> Void) {
         objectID = object.map(ObjectIdentifier.init)
         self.object = object
         self.context = context
-        if case .direct = context { isDirect = true } else { isDirect = false }
-        call = { pointer in block(pointer.assumingMemoryBound(to: Payload.self).pointee) }
-        makeJob = { pointer in
-            let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
-            return { block(payload) }
+        if case .direct = context {
+            isDirect = true
+            handler = { pointer in
+                block(pointer.assumingMemoryBound(to: Payload.self).pointee)
+                return nil
+            }
+        } else {
+            isDirect = false
+            handler = { pointer in
+                let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
+                return { block(payload) }
+            }
         }
     }
 
@@ -50,9 +60,10 @@ final class Observer: @unchecked Sendable {
     @inline(__always)
     func deliver(_ payload: UnsafeRawPointer) {
         if isDirect {
-            if !cancelled.load(ordering: .acquiring) { call(payload) }
-        } else if !cancelled.load(ordering: .relaxed) {  // a cheap early out; the mailbox decides under its lock
-            enqueue(makeJob(payload))
+            if !cancelled.load(ordering: .acquiring) { _ = handler(payload) }
+        } else if !cancelled.load(ordering: .relaxed), let job = handler(payload) {
+            // The relaxed load is a cheap early out; the mailbox decides under its lock.
+            enqueue(job)
         }
     }
 

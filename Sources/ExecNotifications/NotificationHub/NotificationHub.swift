@@ -46,9 +46,7 @@ public final class NotificationHub: Sendable {
     public init() {}
 
     deinit {
-        table.read { table in
-            for observer in table.allObservers { observer.cancelWithoutWaiting() }
-        }
+        table.forEachRegistered { $0.cancelWithoutWaiting() }
     }
 
     /// Registers `block` to receive the payload of every post of `name` (for `object`, when given) in `context`.
@@ -80,7 +78,7 @@ public final class NotificationHub: Sendable {
     ) -> any Lifetime {
         let observer = Observer(object: object, context: context, block: block)
         let id = name.id
-        table.update { $0.adding(observer, to: id) }
+        table.add(observer, to: id)
         return NotificationObservation(observer: observer, nameID: id, hub: self)
     }
 
@@ -97,15 +95,21 @@ public final class NotificationHub: Sendable {
     /// - Thread-safety: may be called from any thread and from inside observer blocks; it takes no lock.
     /// - Cost: O(matching observers), independent of other names and their observers; with only `.direct`
     ///   observers it allocates nothing. An observer with another context costs one delivery closure and a lock.
+    @inlinable
     public func post<Payload: Sendable>(_ name: NotificationName<Payload>, object: AnyObject? = nil, payload: Payload) {
-        let id = name.id
+        withUnsafePointer(to: payload) { post(id: name.id, object: object, payload: UnsafeRawPointer($0)) }
+    }
+
+    /// ``post(_:object:payload:)`` with the payload type erased: `payload` points to a value of the type every
+    /// observer of name `id` expects.
+    @usableFromInline
+    func post(id: Int, object: AnyObject?, payload: UnsafeRawPointer) {
         table.read { table in
             table.withObservers(of: id) { observers in
                 let objectID = object.map(ObjectIdentifier.init)
-                withUnsafePointer(to: payload) { payload in
-                    let payload = UnsafeRawPointer(payload)
-                    for observer in observers where observer.matches(objectID) {
-                        observer.deliver(payload)
+                for observer in observers {
+                    observer._withUnsafeGuaranteedRef { observer in
+                        if observer.matches(objectID) { observer.deliver(payload) }
                     }
                 }
             }
@@ -119,13 +123,13 @@ public final class NotificationHub: Sendable {
 
     /// Removes `observer`, already cancelled, from the table.
     func remove(_ observer: Observer, from id: Int) {
-        table.update { $0.removing(observer, from: id) }
+        table.remove(observer, from: id)
     }
 
-    /// The number of observers of `name`, cancelled or not, still in the table; for tests.
+    /// The number of observers of `name` in the table; for tests.
     func observerCount<Payload>(for name: NotificationName<Payload>) -> Int {
         var count = 0
-        table.read { count = $0.observers(of: name.id).count }
+        table.read { count = $0.count(of: name.id) }
         return count
     }
 }
