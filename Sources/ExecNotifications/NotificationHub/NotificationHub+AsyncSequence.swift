@@ -8,8 +8,9 @@ extension NotificationHub {
     /// ```
     ///
     /// - Registration: the observer is added before this returns, so no post made after the call is lost, even one
-    ///   made before the first `next()`. It is removed when iteration ends, when the iterating task is cancelled, or
-    ///   when the stream is released without being iterated to the end.
+    ///   made before the first `next()`. It is removed when the iterating task is cancelled, or when the stream and
+    ///   its iterator are released: `for await x in hub.notifications(for: name)` unregisters as soon as the loop
+    ///   is left, while a stream kept in a variable stays registered (and keeps buffering) until the variable goes.
     /// - Buffering: payloads are buffered according to `bufferingPolicy`, by default without limit (`.unbounded`):
     ///   a slow consumer loses nothing but lets the buffer grow. Pass `.bufferingNewest(n)` to keep only the latest
     ///   `n` payloads (`.bufferingNewest(1)` suits "current state" notifications).
