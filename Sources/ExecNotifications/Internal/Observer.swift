@@ -23,7 +23,10 @@ final class Observer: @unchecked Sendable {
     /// two: extracting a closure from an enum payload costs a retain and a release on every post.)
     private let handler: @Sendable (UnsafeRawPointer) -> ObserverMailbox.Job?
     private let cancelled = Atomic<Bool>(false)
-    private let mailbox = Mutex(ObserverMailbox())
+    /// The mailbox of an observer whose context is not `.direct`; `nil` for `.direct`, which needs none.
+    /// (A pthread mutex rather than `Synchronization.Mutex`: on Linux the latter is built on futexes, which the Thread
+    /// Sanitizer cannot see, so it reports the state it guards as racy.)
+    private let mailbox: LockedBox<ObserverMailbox>?
     /// Where the hub's writer keeps this observer; read and written only under the hub's writer lock.
     nonisolated(unsafe) var registryIndex = -1
 
@@ -33,12 +36,14 @@ final class Observer: @unchecked Sendable {
         self.context = context
         if case .direct = context {
             isDirect = true
+            mailbox = nil
             handler = { pointer in
                 block(pointer.assumingMemoryBound(to: Payload.self).pointee)
                 return nil
             }
         } else {
             isDirect = false
+            mailbox = LockedBox(ObserverMailbox())
             handler = { pointer in
                 let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
                 return { block(payload) }
@@ -68,6 +73,7 @@ final class Observer: @unchecked Sendable {
     }
 
     private func enqueue(_ job: @escaping ObserverMailbox.Job) {
+        guard let mailbox else { return }  // never: only observers with a mailbox produce jobs
         switch mailbox.withLock({ $0.enqueue(job) }) {
         case .none: break
         case .startDraining: context.invoke { self.drain() }
@@ -75,6 +81,7 @@ final class Observer: @unchecked Sendable {
     }
 
     private func drain() {
+        guard let mailbox else { return }
         let thread = ThreadIdentity.current
         while true {
             switch mailbox.withLock({ $0.next(on: thread) }) {
@@ -91,7 +98,7 @@ final class Observer: @unchecked Sendable {
     ///
     /// After it returns the block is not running on another thread and will not start again.
     func cancel() -> Bool {
-        if isDirect { return !cancelled.exchange(true, ordering: .acquiringAndReleasing) }
+        guard let mailbox else { return !cancelled.exchange(true, ordering: .acquiringAndReleasing) }
         let thread = ThreadIdentity.current
         let (wasCancelled, action) = mailbox.withLock { mailbox in
             let wasCancelled = mailbox.isCancelled
@@ -105,6 +112,6 @@ final class Observer: @unchecked Sendable {
     /// Stops deliveries without waiting for a block that is running; used when the hub goes away.
     func cancelWithoutWaiting() {
         cancelled.store(true, ordering: .releasing)
-        if !isDirect { mailbox.withLock { $0.cancelWithoutWaiting() } }
+        mailbox?.withLock { $0.cancelWithoutWaiting() }
     }
 }

@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecKit
 import Synchronization
 
 /// The hub's current ``ObserverTable``, read without a lock and replaced under one; it also owns the observers.
@@ -20,7 +21,7 @@ import Synchronization
 /// Releasing observers releases user closures, whose captures may run arbitrary `deinit`s that call back into the
 /// hub; so garbage is always released after the writer lock is unlocked.
 final class PublishedObserverTable: Sendable {
-    private struct Writer: ~Copyable {
+    private struct Writer {
         /// The registered observers, owned here while they are in the current table; each knows its index.
         var registered: [Observer] = []
         /// Replaced tables, and observers removed since, that a reader may still be using.
@@ -38,7 +39,7 @@ final class PublishedObserverTable: Sendable {
     }
 
     /// Observers to release once the writer lock is unlocked; usually none or one, so no array is allocated for them.
-    private enum Released: ~Copyable {
+    private enum Released {
         case none
         case one(Observer)
         case many([Observer])
@@ -47,7 +48,8 @@ final class PublishedObserverTable: Sendable {
     private let current: Atomic<Unmanaged<ObserverTable>>
     private let readers = Atomic<Int>(0)
     private let hasRetired = Atomic<Bool>(false)
-    private let writer = Mutex(Writer())
+    /// A pthread mutex rather than `Synchronization.Mutex`, which the Thread Sanitizer cannot see through on Linux.
+    private let writer = LockedBox(Writer())
 
     init() {
         current = Atomic(Unmanaged.passRetained(ObserverTable.empty))
@@ -136,7 +138,7 @@ final class PublishedObserverTable: Sendable {
     /// The last reader to leave releases replaced tables, so a hub that is posted to continuously still frees them.
     private func releaseRetiredIfUnread() {
         // Never wait here: a post must not block on a writer. If the lock is busy, its holder checks for readers.
-        let released = writer.withLockIfAvailable { takeRetiredIfUnread(&$0) }
+        let released = writer.tryWithLock { takeRetiredIfUnread(&$0) }
         _ = consume released
     }
 }
