@@ -52,4 +52,25 @@ final class NotificationHubConcurrencyTests: XCTestCase {
             XCTAssertFalse(lateCall.isSet, "a block started after cancel() returned")
         }
     }
+
+    /// Posts read the observer table without a lock while other threads replace it: run under the address and thread
+    /// sanitizers, this catches a table or an observer released while a post still reads it.
+    func testPostsWhileObserversOfTheSameNameComeAndGo() {
+        let hub = NotificationHub()
+        let calls = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            if index % 2 == 0 {
+                for value in 0..<5_000 { hub.post(.number, payload: value) }
+            } else {
+                for _ in 0..<1_500 {
+                    let touched = Counter()  // released with the observer; a late call would touch freed memory
+                    var lifetime = hub.addObserver(for: .number) { _ in touched.increment(); calls.increment() }
+                    hub.post(.number, payload: -1)
+                    lifetime.cancel()
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(calls.value, 2 * 1_500)  // each churner's own post reaches its live observer
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+    }
 }
