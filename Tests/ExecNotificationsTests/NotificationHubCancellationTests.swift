@@ -96,10 +96,13 @@ final class NotificationHubCancellationTests: XCTestCase {
         let hub = NotificationHub()
         let received = Counter()
         let observation = hub.addObserver(for: .number) { _ in received.increment() }
-        DispatchQueue.global().sync {
+        let cancelled = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {  // not `sync`, which would run the block on this thread
             var observation = observation
             observation.cancel()
+            cancelled.signal()
         }
+        cancelled.wait()
         hub.post(.number, payload: 1)
         XCTAssertEqual(received.value, 0)
     }

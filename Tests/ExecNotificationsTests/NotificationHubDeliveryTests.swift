@@ -8,10 +8,13 @@ final class NotificationHubDeliveryTests: XCTestCase {
         let hub = NotificationHub()
         let received = Recorder<Int>()
         let observation = hub.addObserver(for: .number) { received.append($0) }
-        DispatchQueue.global().sync {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
             hub.post(.number, payload: 7)
             XCTAssertEqual(received.values, [7])  // already delivered when post returned
+            done.signal()
         }
+        done.wait()
         withExtendedLifetime(observation) {}
     }
 
@@ -164,8 +167,16 @@ final class NotificationHubDeliveryTests: XCTestCase {
             received.append(value)
             both.fulfill()
         }
-        // This thread holds the main queue, so the first delivery must wait in line.
-        DispatchQueue.global().sync { hub.post(.number, payload: 1) }
+        // This thread holds the main queue, so the first delivery must wait in line. (Not `global().sync`: that runs
+        // the block on this very thread, which is on the main queue, so the post would be delivered inline.)
+        let posted = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            XCTAssertFalse(DispatchQueue.isMainQueueCurrent)
+            hub.post(.number, payload: 1)
+            posted.signal()
+        }
+        posted.wait()
+        XCTAssertEqual(received.values, [], "the first delivery is queued on the main queue")
         hub.post(.number, payload: 2)
         wait(for: [both], timeout: 10)
         XCTAssertEqual(received.values, [1, 2])
