@@ -30,6 +30,12 @@ let package = Package(
             path: "Examples/ExecKitTour",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "NotificationsTour",
+            dependencies: ["ExecNotifications"],
+            path: "Examples/NotificationsTour",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
         .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch"], swiftSettings: strictSettings),
         .testTarget(name: "ExecKitTests", dependencies: ["ExecKit"], swiftSettings: strictSettings),
