@@ -95,7 +95,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
     func testHubDoesNotRetainTheObservedObject() {
         let hub = NotificationHub()
         var model: Model? = Model()
-        weak let weakModel = model
+        weak var weakModel = model
         let observation = hub.addObserver(for: .number, object: model) { _ in }
         model = nil
         XCTAssertNil(weakModel)

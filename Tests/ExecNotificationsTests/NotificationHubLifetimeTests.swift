@@ -6,7 +6,7 @@ import XCTest
 final class NotificationHubLifetimeTests: XCTestCase {
     func testObservationsDoNotKeepTheHubAlive() {
         var hub: NotificationHub? = NotificationHub()
-        weak let weakHub = hub
+        weak var weakHub = hub
         var observation = hub!.addObserver(for: .number) { _ in }
         hub = nil
         XCTAssertNil(weakHub)

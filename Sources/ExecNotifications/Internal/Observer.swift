@@ -14,7 +14,8 @@ final class Observer: @unchecked Sendable {
     let objectID: ObjectIdentifier?
     /// Compared only when `objectID` matches, to tell the observed object from a newer one at the same address.
     /// Weak, so the hub never keeps an observed object alive.
-    weak let object: AnyObject?
+    // `weak var` rather than `weak let` (Swift 6.2+) so Swift 6.0 toolchains build it; it is never reassigned.
+    nonisolated(unsafe) weak var object: AnyObject?
     let context: Exec
     /// `context` is `.direct`: deliveries run inline and concurrently, bypassing the mailbox.
     let isDirect: Bool

@@ -92,7 +92,9 @@ public final class NotificationHub: Sendable {
     ///
     /// - Ordering: `.direct` observers have run when this returns, in the order they were added. Other observers
     ///   receive this post after every earlier post of the hub that reached them (see the type's guarantees).
-    /// - Thread-safety: may be called from any thread and from inside observer blocks; it takes no lock.
+    /// - Thread-safety: may be called from any thread and from inside observer blocks. Finding the observers takes
+    ///   no lock (posts never wait for `addObserver` or `cancel`); only a delivery to an observer with a context other
+    ///   than `.direct` briefly takes that observer's mailbox lock.
     /// - Cost: O(matching observers), independent of other names and their observers; with only `.direct`
     ///   observers it allocates nothing. An observer with another context costs one delivery closure and a lock.
     @inlinable

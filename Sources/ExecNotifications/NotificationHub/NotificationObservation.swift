@@ -7,8 +7,9 @@ import ExecKit
 final class NotificationObservation: Lifetime {
     private let observer: Observer
     private let nameID: Int
-    /// Weak: an observation must not keep its hub alive, and outliving it is harmless.
-    private weak let hub: NotificationHub?
+    /// Weak: an observation must not keep its hub alive, and outliving it is harmless. Set once in `init` (a `var`
+    /// only so that Swift 6.0 toolchains, which lack `weak let`, build it); weak loads are thread-safe.
+    private nonisolated(unsafe) weak var hub: NotificationHub?
 
     init(observer: Observer, nameID: Int, hub: NotificationHub) {
         self.observer = observer
