@@ -95,7 +95,8 @@ final class NotificationHubDeliveryTests: XCTestCase {
     func testHubDoesNotRetainTheObservedObject() {
         let hub = NotificationHub()
         var model: Model? = Model()
-        weak var weakModel = model
+        weak var weakModel: AnyObject?  // assigned apart, so Swift 6.0 (no `weak let`) and 6.3 (no warning) agree
+        weakModel = model
         let observation = hub.addObserver(for: .number, object: model) { _ in }
         model = nil
         XCTAssertNil(weakModel)

@@ -6,7 +6,8 @@ import XCTest
 final class NotificationHubLifetimeTests: XCTestCase {
     func testObservationsDoNotKeepTheHubAlive() {
         var hub: NotificationHub? = NotificationHub()
-        weak var weakHub = hub
+        weak var weakHub: AnyObject?  // assigned apart, so Swift 6.0 (no `weak let`) and 6.3 (no warning) agree
+        weakHub = hub
         var observation = hub!.addObserver(for: .number) { _ in }
         hub = nil
         XCTAssertNil(weakHub)
