@@ -17,15 +17,23 @@ let package = Package(
         .library(name: "ExecKit", targets: ["ExecKit"]),
         .library(name: "ExecMutex", targets: ["ExecMutex"]),
         .library(name: "ExecDispatch", targets: ["ExecDispatch"]),
+        .library(name: "ExecNotifications", targets: ["ExecNotifications"]),
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
         .target(name: "ExecDispatch", swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
+        .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],
             path: "Examples/ExecKitTour",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "NotificationsTour",
+            dependencies: ["ExecNotifications"],
+            path: "Examples/NotificationsTour",
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
@@ -33,6 +41,11 @@ let package = Package(
         .testTarget(
             name: "ExecKitTests",
             dependencies: ["ExecKit", "ExecKitMainQueueProbe"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ExecNotificationsTests",
+            dependencies: ["ExecNotifications"],
             swiftSettings: strictSettings
         ),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.

@@ -1,0 +1,137 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import ExecKit
+
+/// A notification center whose observers say, with an ``Exec`` context, where their block runs.
+///
+/// ```swift
+/// extension NotificationName where Payload == String {
+///     static let titleChanged = NotificationName("Document.titleChanged")
+/// }
+/// let observation = NotificationHub.default.addObserver(for: .titleChanged, context: .main) { title in
+///     titleLabel = title
+/// }
+/// NotificationHub.default.post(.titleChanged, payload: "Untitled")
+/// ```
+///
+/// Compared with Foundation's `NotificationCenter`: payloads are typed, observers run in any ``Exec`` context (not
+/// just an `OperationQueue`), an observation ends when its ``Lifetime`` is cancelled *or released* (no token to
+/// remove by hand), and a post to `.direct` observers takes no lock and allocates nothing.
+///
+/// ## Guarantees
+/// - **Delivery**: each matching observer's block runs through its context: `.direct` ones inline, inside ``post(_:object:payload:)``,
+///   before it returns, in the order they were added; other contexts get the delivery through
+///   `context.invoke` (so `.main` runs it inline when posted on the main queue with nothing of that observer
+///   pending, and queues it otherwise).
+/// - **Per-observer order**: an observer whose context is not `.direct` receives posts one at a time, in the order the
+///   posts reached the hub, even on a concurrent context, and even when a later post is made on the observer's own
+///   queue (a `.main` observer never sees a post made on the main queue before an earlier one queued from another
+///   thread). A `.direct` observer runs on the posting thread, so posts from different threads may reach it
+///   concurrently, and a post made from inside an observer block is delivered, depth first, before the outer post
+///   continues.
+/// - **Snapshot**: a post delivers to the observers registered when it started; observers added during a post
+///   (even by one of its own observer blocks) do not receive it.
+/// - **Cancellation**: see ``addObserver(for:object:context:using:)``.
+/// - **Thread-safety**: every method may be called from any thread, concurrently, and from inside observer blocks
+///   (post, add, cancel) without deadlock.
+/// - **Lifetime**: the hub does not retain observed objects, and observations do not retain the hub. When the hub is
+///   released, its observers stop: deliveries still queued on their contexts are dropped.
+public final class NotificationHub: Sendable {
+    private let table = PublishedObserverTable()
+
+    /// The process-wide hub, for notifications that are not scoped to one component.
+    public static let `default` = NotificationHub()
+
+    /// Creates a hub with no observers. Hubs are independent: a post reaches only the observers of its own hub.
+    public init() {}
+
+    deinit {
+        table.forEachRegistered { $0.cancelWithoutWaiting() }
+    }
+
+    /// Registers `block` to receive the payload of every post of `name` (for `object`, when given) in `context`.
+    ///
+    /// - Parameters:
+    ///   - name: The notification to observe.
+    ///   - object: When not `nil`, only posts made with this very object (compared by identity) are delivered. It is
+    ///     held weakly; once it is deallocated the observer receives nothing more, even from a new object at the
+    ///     same address.
+    ///   - context: Where `block` runs; ``Exec/direct`` (the default) runs it inside `post`, on the posting thread.
+    ///   - block: Called with each payload. Do not capture the returned lifetime strongly in it: the hub holds the
+    ///     block, so that would keep the observation alive until it is cancelled.
+    /// - Returns: The observation. It ends when you call `cancel()` or release the last reference to it.
+    ///
+    /// - Cancellation: once `cancel()` has returned (or the lifetime was released), the block does not start again,
+    ///   including for deliveries already queued on an asynchronous context. For a context other than `.direct`,
+    ///   `cancel()` also waits for a block of this observer that is running on another thread to finish (so do not
+    ///   cancel while holding a lock that the block takes); called from inside the block itself it returns at once.
+    ///   A `.direct` block is never waited for: a post running concurrently on another thread that had already
+    ///   reached this observer when `cancel()` was called may still be inside the block, but a post that starts after
+    ///   `cancel()` returns (in the happens-before sense) never calls it.
+    /// - Ordering: an observer added from inside a block during a post does not receive that post.
+    /// - Complexity: O(names + observers of `name`) in this hub, under the hub's writer lock; posts are not blocked.
+    public func addObserver<Payload: Sendable>(
+        for name: NotificationName<Payload>,
+        object: AnyObject? = nil,
+        context: Exec = .direct,
+        using block: @escaping @Sendable (Payload) -> Void
+    ) -> any Lifetime {
+        let observer = Observer(object: object, context: context, block: block)
+        let id = name.id
+        table.add(observer, to: id)
+        return NotificationObservation(observer: observer, nameID: id, hub: self)
+    }
+
+    /// Delivers `payload` to every observer of `name` whose object filter matches `object`.
+    ///
+    /// - Parameters:
+    ///   - name: The notification.
+    ///   - object: The object the notification is about; observers that filter on another object (or on an object,
+    ///     when this is `nil`) are skipped. Not retained beyond the call.
+    ///   - payload: The value each observer receives; copied once per observer with an asynchronous context.
+    ///
+    /// - Ordering: `.direct` observers have run when this returns, in the order they were added. Other observers
+    ///   receive this post after every earlier post of the hub that reached them (see the type's guarantees).
+    /// - Thread-safety: may be called from any thread and from inside observer blocks. Finding the observers takes
+    ///   no lock (posts never wait for `addObserver` or `cancel`); only a delivery to an observer with a context other
+    ///   than `.direct` briefly takes that observer's mailbox lock.
+    /// - Cost: O(matching observers), independent of other names and their observers; with only `.direct`
+    ///   observers it allocates nothing. An observer with another context costs one delivery closure and a lock.
+    @inlinable
+    public func post<Payload: Sendable>(_ name: NotificationName<Payload>, object: AnyObject? = nil, payload: Payload) {
+        withUnsafePointer(to: payload) { post(id: name.id, object: object, payload: UnsafeRawPointer($0)) }
+    }
+
+    /// ``post(_:object:payload:)`` with the payload type erased: `payload` points to a value of the type every
+    /// observer of name `id` expects.
+    @usableFromInline
+    func post(id: Int, object: AnyObject?, payload: UnsafeRawPointer) {
+        table.read { table in
+            table.withObservers(of: id) { observers in
+                let objectID = object.map(ObjectIdentifier.init)
+                for observer in observers {
+                    observer._withUnsafeGuaranteedRef { observer in
+                        if observer.matches(objectID) { observer.deliver(payload) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Posts a notification that carries no payload; see ``post(_:object:payload:)``.
+    public func post(_ name: NotificationName<Void>, object: AnyObject? = nil) {
+        post(name, object: object, payload: ())
+    }
+
+    /// Removes `observer`, already cancelled, from the table.
+    func remove(_ observer: Observer, from id: Int) {
+        table.remove(observer, from: id)
+    }
+
+    /// The number of observers of `name` in the table; for tests.
+    func observerCount<Payload>(for name: NotificationName<Payload>) -> Int {
+        var count = 0
+        table.read { count = $0.count(of: name.id) }
+        return count
+    }
+}

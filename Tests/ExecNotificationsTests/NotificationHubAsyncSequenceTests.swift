@@ -1,0 +1,77 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+@testable import ExecNotifications
+import XCTest
+
+final class NotificationHubAsyncSequenceTests: XCTestCase {
+    func testPostsMadeBeforeTheFirstNextAreNotLost() async {
+        let hub = NotificationHub()
+        var received: [Int] = []
+        do {
+            let stream = hub.notifications(for: .number)
+            for value in 1...3 { hub.post(.number, payload: value) }
+            for await value in stream {
+                received.append(value)
+                if received.count == 3 { break }
+            }
+        }
+        XCTAssertEqual(received, [1, 2, 3])
+        XCTAssertEqual(hub.observerCount(for: .number), 0, "leaving the loop and the stream's scope unregisters")
+    }
+
+    func testObjectFilterApplies() async {
+        let hub = NotificationHub()
+        let model = Model()
+        let stream = hub.notifications(for: .number, object: model)
+        hub.post(.number, payload: 1)
+        hub.post(.number, object: model, payload: 2)
+        var iterator = stream.makeAsyncIterator()
+        let first = await iterator.next()
+        XCTAssertEqual(first, 2)
+    }
+
+    func testCancellingTheTaskUnregistersEvenWhileTheStreamIsStillHeld() async {
+        let hub = NotificationHub()
+        let stream = hub.notifications(for: .number)
+        let task = Task {
+            for await _ in stream {}
+        }
+        hub.post(.number, payload: 1)
+        task.cancel()
+        await task.value
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+        withExtendedLifetime(stream) {}
+    }
+
+    func testCancellingTheIteratingTaskUnregisters() async {
+        let hub = NotificationHub()
+        let stream = hub.notifications(for: .number)
+        let task = Task {
+            var count = 0
+            for await _ in stream { count += 1 }
+            return count
+        }
+        hub.post(.number, payload: 1)
+        task.cancel()
+        _ = await task.value
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+    }
+
+    func testReleasingAnUniteratedStreamUnregisters() {
+        let hub = NotificationHub()
+        var stream: AsyncStream<Int>? = hub.notifications(for: .number)
+        XCTAssertEqual(hub.observerCount(for: .number), 1)
+        XCTAssertNotNil(stream)
+        stream = nil
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+    }
+
+    func testBufferingNewestKeepsOnlyTheLatest() async {
+        let hub = NotificationHub()
+        let stream = hub.notifications(for: .number, bufferingPolicy: .bufferingNewest(1))
+        for value in 1...5 { hub.post(.number, payload: value) }
+        var iterator = stream.makeAsyncIterator()
+        let latest = await iterator.next()
+        XCTAssertEqual(latest, 5)
+    }
+}

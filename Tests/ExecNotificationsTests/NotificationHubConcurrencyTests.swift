@@ -1,0 +1,76 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+@testable import ExecNotifications
+import XCTest
+
+final class NotificationHubConcurrencyTests: XCTestCase {
+    /// Posts from many threads while others add and cancel observers of the same name: the live observers receive
+    /// every post, exactly once.
+    func testConcurrentPostsAddsAndCancelsLoseNoDeliveryToLiveObservers() {
+        let hub = NotificationHub()
+        let direct = Counter()
+        let queued = Counter()
+        let directObservation = hub.addObserver(for: .number) { _ in direct.increment() }
+        let queuedObservation = hub.addObserver(for: .number, context: .utility) { _ in queued.increment() }
+        let posters = 4
+        let postsEach = 2_000
+        let churners = 2
+        DispatchQueue.concurrentPerform(iterations: posters + churners) { index in
+            if index < posters {
+                for value in 0..<postsEach { hub.post(.number, payload: value) }
+            } else {
+                for round in 0..<500 {
+                    var lifetime = hub.addObserver(for: .number, context: round % 2 == 0 ? .direct : .default) { _ in }
+                    if round % 3 == 0 { hub.post(.number, payload: -1) }
+                    lifetime.cancel()
+                }
+            }
+        }
+        let expected = posters * postsEach + churners * 167  // each churner posts on rounds 0, 3, …, 498
+        XCTAssertEqual(direct.value, expected)
+        waitUntil { queued.value == expected }
+        XCTAssertEqual(queued.value, expected)
+        XCTAssertEqual(hub.observerCount(for: .number), 2)
+        withExtendedLifetime((directObservation, queuedObservation)) {}
+    }
+
+    func testConcurrentCancelAndPostNeverRunACancelledAsynchronousObserverLater() {
+        for _ in 0..<200 {
+            let hub = NotificationHub()
+            let queue = DispatchQueue(label: "test.race")
+            let cancelled = Flag()
+            let lateCall = Flag()
+            var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { _ in
+                if cancelled.isSet { lateCall.set() }
+            }
+            let poster = DispatchQueue(label: "test.poster")
+            poster.async { for value in 0..<50 { hub.post(.number, payload: value) } }
+            observation.cancel()
+            cancelled.set()
+            flush(poster)
+            flush(queue)
+            XCTAssertFalse(lateCall.isSet, "a block started after cancel() returned")
+        }
+    }
+
+    /// Posts read the observer table without a lock while other threads replace it: run under the address and thread
+    /// sanitizers, this catches a table or an observer released while a post still reads it.
+    func testPostsWhileObserversOfTheSameNameComeAndGo() {
+        let hub = NotificationHub()
+        let calls = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            if index % 2 == 0 {
+                for value in 0..<5_000 { hub.post(.number, payload: value) }
+            } else {
+                for _ in 0..<1_500 {
+                    let touched = Counter()  // released with the observer; a late call would touch freed memory
+                    var lifetime = hub.addObserver(for: .number) { _ in touched.increment(); calls.increment() }
+                    hub.post(.number, payload: -1)
+                    lifetime.cancel()
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(calls.value, 2 * 1_500)  // each churner's own post reaches its live observer
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+    }
+}
