@@ -1,7 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-@testable import ExecNotifications
 import XCTest
+
+@testable import ExecNotifications
 
 final class NotificationHubConcurrencyTests: XCTestCase {
     /// Posts from many threads while others add and cancel observers of the same name: the live observers receive
@@ -64,7 +65,9 @@ final class NotificationHubConcurrencyTests: XCTestCase {
             } else {
                 for _ in 0..<1_500 {
                     let touched = Counter()  // released with the observer; a late call would touch freed memory
-                    var lifetime = hub.addObserver(for: .number) { _ in touched.increment(); calls.increment() }
+                    var lifetime = hub.addObserver(for: .number) { _ in
+                        touched.increment(); calls.increment()
+                    }
                     hub.post(.number, payload: -1)
                     lifetime.cancel()
                 }

@@ -1,7 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-@testable import ExecNotifications
 import XCTest
+
+@testable import ExecNotifications
 
 final class NotificationHubDeliveryTests: XCTestCase {
     func testDirectObserverRunsOnThePostingThreadBeforePostReturns() {
@@ -66,9 +67,10 @@ final class NotificationHubDeliveryTests: XCTestCase {
         let observation = hub.addObserver(for: .number) { received.append($0) }
         var others: [any Lifetime] = []
         for index in 0..<50 {
-            others.append(hub.addObserver(for: NotificationName<Int>("test.unrelated.\(index)")) { _ in
-                XCTFail("an unrelated observer was called")
-            })
+            others.append(
+                hub.addObserver(for: NotificationName<Int>("test.unrelated.\(index)")) { _ in
+                    XCTFail("an unrelated observer was called")
+                })
         }
         hub.post(.number, payload: 1)
         hub.post(NotificationName<Int>("test.nobody"), payload: 2)

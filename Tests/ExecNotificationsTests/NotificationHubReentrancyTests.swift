@@ -1,7 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-@testable import ExecNotifications
 import XCTest
+
+@testable import ExecNotifications
 
 final class NotificationHubReentrancyTests: XCTestCase {
     func testDirectObserverMayPostFromItsBlock() {

@@ -62,7 +62,7 @@ final class ObserverTable: Sendable {
         }
         guard let run else { return }
         observers.withUnsafeBufferPointer { observers in
-            body(UnsafeBufferPointer(rebasing: observers[run.start ..< run.start + run.count]))
+            body(UnsafeBufferPointer(rebasing: observers[run.start..<run.start + run.count]))
         }
     }
 
@@ -108,10 +108,13 @@ final class ObserverTable: Sendable {
     ///
     /// - Complexity: O(slots + observers), copying plain words only.
     func removing(_ observer: Observer, from id: Int) -> ObserverTable? {
-        guard let existing = slots.withUnsafeBufferPointer({ Self.index(of: id, in: $0, mask: mask) }) else { return nil }
+        guard let existing = slots.withUnsafeBufferPointer({ Self.index(of: id, in: $0, mask: mask) }) else {
+            return nil
+        }
         let run = slots[existing]
         let target = Unmanaged.passUnretained(observer).toOpaque()
-        guard let position = (run.start ..< run.start + run.count).first(where: { self.observers[$0].toOpaque() == target })
+        guard
+            let position = (run.start..<run.start + run.count).first(where: { self.observers[$0].toOpaque() == target })
         else { return nil }
         var slots = self.slots
         var observers = self.observers
