@@ -6,12 +6,12 @@
 
 import PackageDescription
 
-/// One benchmark executable per library module, in `Benchmarks/<Suite>/`. To add a suite (for example
-/// `ExecNotificationsBenchmarks`): append its name here, create `Benchmarks/<Suite>/<Suite>.swift` defining
+/// One benchmark executable per library module, in `Benchmarks/<Suite>/`. To add a suite: append its name here, create `Benchmarks/<Suite>/<Suite>.swift` defining
 /// `let benchmarks: @Sendable () -> Void`, and put allocation thresholds in `Thresholds/<Suite>.<benchmark>.p90.json`.
 let suites = [
     "ExecKitBenchmarks",
     "ExecMutexBenchmarks",
+    "ExecNotificationsBenchmarks",
 ]
 
 let package = Package(
@@ -35,6 +35,7 @@ let package = Package(
                 dependencies: [
                     "BenchmarkSupport",
                     .product(name: "ExecKit", package: "ExecKit"),
+                    .product(name: "ExecNotifications", package: "ExecKit"),
                     .product(name: "Benchmark", package: "benchmark"),
                 ],
                 path: "Benchmarks/\(suite)",

@@ -32,6 +32,8 @@ GOALS = {
     "Exec.utility.invoke": (1.05, "DispatchQueue.global(qos: .utility).async"),
     "PThreadMutex.normal.sync.uncontended": (1.1, "pthread_mutex_lock+unlock"),
     "Exec.singleTimer.scheduleCancel": (1.0, "DispatchSourceTimer"),
+    "NotificationHub.post.direct.1-observers": (0.05, "NotificationCenter.post"),
+    "NotificationHub.addObserver+cancel": (1.0, "NotificationCenter.addObserver+removeObserver"),
 }
 # Paths that must not allocate at all (also enforced by Thresholds/ in CI).
 ZERO_ALLOCATION = {
@@ -40,6 +42,9 @@ ZERO_ALLOCATION = {
     "Exec.direct.invoke.existingClosure",
     "Exec.switch.case.direct",
     "Exec.main.invokeWithValue.onMainQueue",
+    "NotificationHub.post.direct.1-observers",
+    "NotificationHub.post.direct.10-observers",
+    "NotificationHub.post.direct.100-observers",
 }
 
 
