@@ -54,7 +54,7 @@ import Testing
     }
 
     /// On a serial context, once `cancel()` returned inside the context, no firing runs, even one already queued.
-    @Test(arguments: [Exec.asyncQueue(), .custom(MinimalSerialContext()), .direct.serialized()])
+    @Test(arguments: [Exec.asyncQueue(), .syncQueue(), .main, .custom(MinimalSerialContext()), .direct.serialized()])
     func noFiringAfterCancelReturnsInsideTheContext(context: Exec) {
         let ticks = Atomic(0)
         let lifetime = Mutex<(any Lifetime)?>(nil)
