@@ -39,18 +39,19 @@ final class NotificationHubConcurrencyTests: XCTestCase {
         for _ in 0..<200 {
             let hub = NotificationHub()
             let queue = DispatchQueue(label: "test.race")
-            let cancelled = Flag()
-            let lateCall = Flag()
+            let calls = Counter()
             var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { _ in
-                if cancelled.isSet { lateCall.set() }
+                calls.increment()
             }
             let poster = DispatchQueue(label: "test.poster")
             poster.async { for value in 0..<50 { hub.post(.number, payload: value) } }
             observation.cancel()
-            cancelled.set()
+            // cancel() does not wait: at most the one call already taken from the mailbox may still run.
+            let callsWhenCancelReturned = calls.value
             flush(poster)
             flush(queue)
-            XCTAssertFalse(lateCall.isSet, "a block started after cancel() returned")
+            XCTAssertLessThanOrEqual(
+                calls.value, callsWhenCancelReturned + 1, "a block started after cancel() returned")
         }
     }
 

@@ -1,6 +1,5 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import ExecDispatch
 import ExecKit
 import Synchronization
 
@@ -84,36 +83,25 @@ final class Observer: @unchecked Sendable {
 
     private func drain() {
         guard let mailbox else { return }
-        let thread = ThreadIdentity.current
         while true {
-            switch mailbox.withLock({ $0.next(on: thread) }) {
-            case .stop:
-                return
-            case .run(let job):
-                job()
-                for waiter in mailbox.withLock({ $0.finishedJob() }) { waiter.signal() }
+            switch mailbox.withLock({ $0.next() }) {
+            case .stop: return
+            case .run(let job): job()
             }
         }
     }
 
     /// Stops deliveries; returns `false` when the observer was already cancelled.
     ///
-    /// After it returns the block is not running on another thread and will not start again.
+    /// Never waits: after it returns the block does not start again (queued deliveries are dropped), but a call that
+    /// a drain on another thread had already taken from the mailbox may still be running, or about to enter the block.
     func cancel() -> Bool {
         guard let mailbox else { return !cancelled.exchange(true, ordering: .acquiringAndReleasing) }
-        let thread = ThreadIdentity.current
-        let (wasCancelled, action) = mailbox.withLock { mailbox in
-            let wasCancelled = mailbox.isCancelled
+        let (wasCancelled, dropped) = mailbox.withLock { mailbox in
             cancelled.store(true, ordering: .releasing)
-            return (wasCancelled, mailbox.cancel(on: thread))
+            return mailbox.cancel()
         }
-        if case .wait(let semaphore) = action { semaphore.wait() }
+        _ = consume dropped  // released after unlocking: a payload's deinit may post to this very observer
         return !wasCancelled
-    }
-
-    /// Stops deliveries without waiting for a block that is running; used when the hub goes away.
-    func cancelWithoutWaiting() {
-        cancelled.store(true, ordering: .releasing)
-        mailbox?.withLock { $0.cancelWithoutWaiting() }
     }
 }

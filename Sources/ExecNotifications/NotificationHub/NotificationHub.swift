@@ -31,7 +31,9 @@ public import ExecKit
 ///   continues.
 /// - **Snapshot**: a post delivers to the observers registered when it started; observers added during a post
 ///   (even by one of its own observer blocks) do not receive it.
-/// - **Cancellation**: see ``addObserver(for:object:context:using:)``.
+/// - **Cancellation**: after an observation's `cancel()` returns, its block never starts again, even for deliveries
+///   already queued on its context. `cancel()` never waits, so a call of the block already running on another thread
+///   may still be finishing; see ``addObserver(for:object:context:using:)`` for the details and the `.direct` case.
 /// - **Thread-safety**: every method may be called from any thread, concurrently, and from inside observer blocks
 ///   (post, add, cancel) without deadlock.
 /// - **Lifetime**: the hub does not retain observed objects, and observations do not retain the hub. When the hub is
@@ -46,7 +48,7 @@ public final class NotificationHub: Sendable {
     public init() {}
 
     deinit {
-        table.forEachRegistered { $0.cancelWithoutWaiting() }
+        table.forEachRegistered { _ = $0.cancel() }
     }
 
     /// Registers `block` to receive the payload of every post of `name` (for `object`, when given) in `context`.
@@ -61,13 +63,16 @@ public final class NotificationHub: Sendable {
     ///     block, so that would keep the observation alive until it is cancelled.
     /// - Returns: The observation. It ends when you call `cancel()` or release the last reference to it.
     ///
-    /// - Cancellation: once `cancel()` has returned (or the lifetime was released), the block does not start again,
-    ///   including for deliveries already queued on an asynchronous context. For a context other than `.direct`,
-    ///   `cancel()` also waits for a block of this observer that is running on another thread to finish (so do not
-    ///   cancel while holding a lock that the block takes); called from inside the block itself it returns at once.
-    ///   A `.direct` block is never waited for: a post running concurrently on another thread that had already
-    ///   reached this observer when `cancel()` was called may still be inside the block, but a post that starts after
-    ///   `cancel()` returns (in the happens-before sense) never calls it.
+    /// - Cancellation: once `cancel()` has returned (or the lifetime was released), the block never starts again,
+    ///   including for deliveries already queued on an asynchronous context: they are dropped. `cancel()` never waits
+    ///   for the block, so it may be called from anywhere, including while holding a lock the block takes, from the
+    ///   block itself, or from another observer's block: a call of the block that is already running on another
+    ///   thread (for a context other than `.direct`: one that the observer had already taken from its queue when
+    ///   `cancel()` was called) may still be finishing when `cancel()` returns. Do not free what such a call uses on
+    ///   the strength of `cancel()` alone. For `.direct` observers, the same applies to a post running on another
+    ///   thread: one that had already passed this observer's cancellation check may still call the block, once,
+    ///   after `cancel()` returns; a post that starts after `cancel()` returns (in the happens-before sense) never
+    ///   calls it.
     /// - Ordering: an observer added from inside a block during a post does not receive that post.
     /// - Complexity: O(names + observers of `name`) in this hub, under the hub's writer lock; posts are not blocked.
     public func addObserver<Payload: Sendable>(
