@@ -78,6 +78,9 @@ final class NotificationHubReentrancyTests: XCTestCase {
             if value == 1 { hub.post(.number, payload: 2) }  // re-entering a mutex context would deadlock
         }
         hub.post(.number, payload: 1)
+        // The nested post joins the mailbox behind the running delivery; the drain started by the outer post runs
+        // only what was pending when it started, so the nested one may arrive a little later, asynchronously.
+        waitUntil { received.count == 2 }
         XCTAssertEqual(received.values, [1, 2])
         withExtendedLifetime(observation) {}
     }

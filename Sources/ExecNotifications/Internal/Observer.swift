@@ -81,12 +81,18 @@ final class Observer: @unchecked Sendable {
         }
     }
 
+    /// Runs the jobs that were pending when it started, then hands any later ones to a new drain, invoked
+    /// asynchronously, so that a `post` that started a drain on its own thread does not run other threads' posts
+    /// indefinitely.
     private func drain() {
         guard let mailbox else { return }
         while true {
             switch mailbox.withLock({ $0.next() }) {
             case .stop: return
             case .run(let job): job()
+            case .handOff:
+                context.invokeAsync { self.drain() }
+                return
             }
         }
     }

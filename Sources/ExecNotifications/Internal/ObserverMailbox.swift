@@ -11,6 +11,11 @@ struct ObserverMailbox: Sendable {
     private var head = 0
     /// A drain is scheduled on the context or running: new jobs only join the queue.
     private var isDraining = false
+    /// How many more jobs the running drain may run before it hands the rest off; `nil` between drains. Set, when a
+    /// drain asks for its first job, to the number of jobs pending then, so that a drain running on a poster's thread
+    /// (a mutex context, or `.main` posted on the main queue) returns after the work it found instead of running
+    /// other threads' later posts for as long as they keep coming.
+    private var budget: Int?
     private(set) var isCancelled = false
 
     enum EnqueueAction {
@@ -33,17 +38,27 @@ struct ObserverMailbox: Sendable {
         case run(Job)
         /// The drain is over.
         case stop
+        /// The drain used up its budget and jobs remain: schedule a new drain with `invokeAsync` and return. The
+        /// mailbox still counts as draining, so no other drain starts and the order stays FIFO.
+        case handOff
     }
 
-    /// The next job of the running drain. Once it returns, a job it handed out counts as started: cancelling does
-    /// not take it back.
+    /// The next step of the running drain. Once it returns a job, that job counts as started: cancelling does not
+    /// take it back.
     mutating func next() -> NextAction {
         if isCancelled || head == pending.count {
             pending.removeAll()
             head = 0
             isDraining = false
+            budget = nil
             return .stop
         }
+        let remaining = budget ?? (pending.count - head)
+        if remaining == 0 {
+            budget = nil  // the next drain counts afresh
+            return .handOff
+        }
+        budget = remaining - 1
         let job = pending[head]
         head += 1
         if head > 32 && head * 2 > pending.count {  // keep the array from growing without bound while draining
