@@ -75,4 +75,40 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         let latest = await iterator.next()
         XCTAssertEqual(latest, 5)
     }
+
+    func testStreamFinishesWhenTheHubIsReleased() async {
+        var hub: NotificationHub? = NotificationHub()
+        let stream = hub!.notifications(for: .number)
+        hub!.post(.number, payload: 1)
+        hub!.post(.number, payload: 2)
+        hub = nil
+        let received = await withTimeout {
+            var received: [Int] = []
+            for await value in stream { received.append(value) }  // hangs if the stream never finishes
+            return received
+        }
+        XCTAssertEqual(received, [1, 2], "the buffered payloads come out, then the loop ends")
+    }
+
+    func testStreamBeingIteratedFinishesWhenTheHubIsReleased() async {
+        var hub: NotificationHub? = NotificationHub()
+        let stream = hub!.notifications(for: .number)
+        let iterating = Task {
+            var received: [Int] = []
+            for await value in stream { received.append(value) }
+            return received
+        }
+        hub!.post(.number, payload: 1)
+        try? await Task.sleep(nanoseconds: 10_000_000)  // most likely suspended in next() by now; either way works
+        hub = nil
+        let received = await withTimeout {
+            // Awaiting a task's value ignores cancellation: forward it, so that a timeout ends the loop.
+            await withTaskCancellationHandler {
+                await iterating.value
+            } onCancel: {
+                iterating.cancel()
+            }
+        }
+        XCTAssertEqual(received, [1])
+    }
 }

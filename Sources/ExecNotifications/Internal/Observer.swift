@@ -28,10 +28,18 @@ final class Observer: @unchecked Sendable {
     /// (A pthread mutex rather than `Synchronization.Mutex`: on Linux the latter is built on futexes, which the Thread
     /// Sanitizer cannot see, so it reports the state it guards as racy.)
     private let mailbox: LockedBox<ObserverMailbox>?
+    /// Called once when the hub goes away with the observer still active (a stream finishes its continuation).
+    private let onHubGone: (@Sendable () -> Void)?
     /// Where the hub's writer keeps this observer; read and written only under the hub's writer lock.
     nonisolated(unsafe) var registryIndex = -1
 
-    init<Payload: Sendable>(object: AnyObject?, context: Exec, block: @escaping @Sendable (Payload) -> Void) {
+    init<Payload: Sendable>(
+        object: AnyObject?,
+        context: Exec,
+        onHubGone: (@Sendable () -> Void)? = nil,
+        block: @escaping @Sendable (Payload) -> Void
+    ) {
+        self.onHubGone = onHubGone
         objectID = object.map(ObjectIdentifier.init)
         self.object = object
         self.context = context
@@ -109,5 +117,13 @@ final class Observer: @unchecked Sendable {
         }
         _ = consume dropped  // released after unlocking: a payload's deinit may post to this very observer
         return !wasCancelled
+    }
+
+    /// The hub is being deinitialized: stops deliveries and, if the observer was still active, calls `onHubGone`.
+    ///
+    /// Call it with no lock of the hub held: `onHubGone` may run arbitrary code (finishing a stream runs its
+    /// `onTermination`, which cancels the observation).
+    func hubDidGo() {
+        if cancel() { onHubGone?() }
     }
 }

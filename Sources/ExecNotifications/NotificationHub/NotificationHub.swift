@@ -37,7 +37,9 @@ public import ExecKit
 /// - **Thread-safety**: every method may be called from any thread, concurrently, and from inside observer blocks
 ///   (post, add, cancel) without deadlock.
 /// - **Lifetime**: the hub does not retain observed objects, and observations do not retain the hub. When the hub is
-///   released, its observers stop: deliveries still queued on their contexts are dropped.
+///   released, its observers stop: deliveries still queued on their contexts are dropped, and the streams made by
+///   ``notifications(for:object:bufferingPolicy:)`` finish (iteration ends once their buffered payloads are consumed).
+///   Observations that outlive the hub may still be cancelled or released, harmlessly.
 public final class NotificationHub: Sendable {
     private let table = PublishedObserverTable()
 
@@ -48,7 +50,9 @@ public final class NotificationHub: Sendable {
     public init() {}
 
     deinit {
-        table.forEachRegistered { _ = $0.cancel() }
+        // Acted on after the writer lock is released: finishing a stream runs its `onTermination`, which cancels the
+        // observation (harmlessly: the observer is already cancelled and the observation's weak hub is gone).
+        for observer in table.registeredObservers() { observer.hubDidGo() }
     }
 
     /// Registers `block` to receive the payload of every post of `name` (for `object`, when given) in `context`.
@@ -81,7 +85,19 @@ public final class NotificationHub: Sendable {
         context: Exec = .direct,
         using block: @escaping @Sendable (Payload) -> Void
     ) -> any Lifetime {
-        let observer = Observer(object: object, context: context, block: block)
+        addObserver(for: name, object: object, context: context, onHubGone: nil, using: block)
+    }
+
+    /// ``addObserver(for:object:context:using:)``, plus `onHubGone`, called once, with no lock of the hub held, if the
+    /// hub is deinitialized while the observation is still active.
+    func addObserver<Payload: Sendable>(
+        for name: NotificationName<Payload>,
+        object: AnyObject?,
+        context: Exec,
+        onHubGone: (@Sendable () -> Void)?,
+        using block: @escaping @Sendable (Payload) -> Void
+    ) -> any Lifetime {
+        let observer = Observer(object: object, context: context, onHubGone: onHubGone, block: block)
         let id = name.id
         table.add(observer, to: id)
         return NotificationObservation(observer: observer, nameID: id, hub: self)

@@ -102,11 +102,9 @@ final class PublishedObserverTable: Sendable {
         _ = consume released  // released here, after unlocking
     }
 
-    /// Every registered observer; the writer lock is held while `body` runs, so it must not call back into the hub.
-    func forEachRegistered(_ body: (Observer) -> Void) {
-        writer.withLock { writer in
-            for observer in writer.registered { body(observer) }
-        }
+    /// The registered observers, copied under the writer lock, so the caller can act on them after unlocking.
+    func registeredObservers() -> [Observer] {
+        writer.withLock { $0.registered }
     }
 
     /// Publishes `transform(current)` in place of the current table (unless `nil`) and returns what to release after

@@ -64,3 +64,26 @@ func waitUntil(
         usleep(1_000)
     }
 }
+
+/// Runs `operation`, failing the test and cancelling it when it has not finished within `seconds` (generous: never a
+/// speed claim). The operation must end when cancelled, as a `for await` over an `AsyncStream` does.
+///
+/// - Returns: What `operation` returned, or `nil` when it timed out.
+func withTimeout<Value: Sendable>(
+    seconds: Double = 10,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    _ operation: @escaping @Sendable () async -> Value
+) async -> Value? {
+    await withTaskGroup(of: Value?.self) { group in
+        group.addTask { await operation() }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        if first == nil { XCTFail("did not finish within \(seconds) s", file: file, line: line) }
+        return first
+    }
+}
