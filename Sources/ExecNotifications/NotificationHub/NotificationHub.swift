@@ -40,6 +40,11 @@ public import ExecKit
 ///   released, its observers stop: deliveries still queued on their contexts are dropped, and the streams made by
 ///   ``notifications(for:object:bufferingPolicy:)`` finish (iteration ends once their buffered payloads are consumed).
 ///   Observations that outlive the hub may still be cancelled or released, harmlessly.
+/// - **Release of cancelled observers**: posts read the observers without a lock, so an observer cancelled while any
+///   post of the hub is in flight (on any thread, including one whose `.direct` block is still running or blocked)
+///   stays alive, with its block and everything the block captures, until that post has ended and no post of the
+///   hub is in flight (overlapping posts extend the wait). It is released then, by the last post to leave or by the
+///   next `addObserver` or `cancel` on the hub.
 public final class NotificationHub: Sendable {
     private let table = PublishedObserverTable()
 
