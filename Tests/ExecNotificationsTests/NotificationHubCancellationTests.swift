@@ -33,7 +33,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.queued")
         let gate = DispatchSemaphore(value: 0)
-        queue.async { gate.wait() }
+        queue.async { waitOrFail(gate) }
         let received = Recorder<Int>()
         var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         for value in 1...3 { hub.post(.number, payload: value) }  // queued behind the gate
@@ -139,7 +139,7 @@ final class NotificationHubCancellationTests: XCTestCase {
             observation.cancel()
             cancelled.signal()
         }
-        cancelled.wait()
+        waitOrFail(cancelled, "cancel() did not return")
         hub.post(.number, payload: 1)
         XCTAssertEqual(received.value, 0)
     }
