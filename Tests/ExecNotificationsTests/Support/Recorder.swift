@@ -45,6 +45,10 @@ extension NotificationName where Payload == Void {
 
 /// Waits until every block queued on `queue` so far has run; fails the test, instead of hanging, when that takes more
 /// than `timeout` seconds (generous: never a speed claim).
+///
+/// It does not prove that every delivery to an observer on `queue` has run: a drain that used up its budget queues a
+/// new drain, possibly behind this flush. Wait for deliveries with ``waitUntil(timeout:file:line:_:)``; use this
+/// to let a queue run what it holds, or to check that nothing ran (of a cancelled observer, say).
 func flush(_ queue: DispatchQueue, timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line) {
     let done = DispatchSemaphore(value: 0)
     queue.async { done.signal() }
