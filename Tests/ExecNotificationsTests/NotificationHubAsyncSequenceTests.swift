@@ -7,14 +7,15 @@ import XCTest
 final class NotificationHubAsyncSequenceTests: XCTestCase {
     func testPostsMadeBeforeTheFirstNextAreNotLost() async {
         let hub = NotificationHub()
-        var received: [Int] = []
-        do {
+        let received = await withTimeout {
             let stream = hub.notifications(for: .number)
             for value in 1...3 { hub.post(.number, payload: value) }
+            var received: [Int] = []
             for await value in stream {
                 received.append(value)
                 if received.count == 3 { break }
             }
+            return received
         }
         XCTAssertEqual(received, [1, 2, 3])
         XCTAssertEqual(hub.observerCount(for: .number), 0, "leaving the loop and the stream's scope unregisters")
@@ -26,8 +27,10 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         let stream = hub.notifications(for: .number, object: model)
         hub.post(.number, payload: 1)
         hub.post(.number, object: model, payload: 2)
-        var iterator = stream.makeAsyncIterator()
-        let first = await iterator.next()
+        let first = await withTimeout {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
         XCTAssertEqual(first, 2)
     }
 
@@ -39,7 +42,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         }
         hub.post(.number, payload: 1)
         task.cancel()
-        await task.value
+        await withTimeout { await task.value }
         XCTAssertEqual(hub.observerCount(for: .number), 0)
         withExtendedLifetime(stream) {}
     }
@@ -54,7 +57,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         }
         hub.post(.number, payload: 1)
         task.cancel()
-        _ = await task.value
+        _ = await withTimeout { await task.value }
         XCTAssertEqual(hub.observerCount(for: .number), 0)
     }
 
@@ -71,8 +74,46 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         let hub = NotificationHub()
         let stream = hub.notifications(for: .number, bufferingPolicy: .bufferingNewest(1))
         for value in 1...5 { hub.post(.number, payload: value) }
-        var iterator = stream.makeAsyncIterator()
-        let latest = await iterator.next()
+        let latest = await withTimeout {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
         XCTAssertEqual(latest, 5)
+    }
+
+    func testStreamFinishesWhenTheHubIsReleased() async {
+        var hub: NotificationHub? = NotificationHub()
+        let stream = hub!.notifications(for: .number)
+        hub!.post(.number, payload: 1)
+        hub!.post(.number, payload: 2)
+        hub = nil
+        let received = await withTimeout {
+            var received: [Int] = []
+            for await value in stream { received.append(value) }  // hangs if the stream never finishes
+            return received
+        }
+        XCTAssertEqual(received, [1, 2], "the buffered payloads come out, then the loop ends")
+    }
+
+    func testStreamBeingIteratedFinishesWhenTheHubIsReleased() async {
+        var hub: NotificationHub? = NotificationHub()
+        let stream = hub!.notifications(for: .number)
+        let iterating = Task {
+            var received: [Int] = []
+            for await value in stream { received.append(value) }
+            return received
+        }
+        hub!.post(.number, payload: 1)
+        try? await Task.sleep(nanoseconds: 10_000_000)  // most likely suspended in next() by now; either way works
+        hub = nil
+        let received = await withTimeout {
+            // Awaiting a task's value ignores cancellation: forward it, so that a timeout ends the loop.
+            await withTaskCancellationHandler {
+                await iterating.value
+            } onCancel: {
+                iterating.cancel()
+            }
+        }
+        XCTAssertEqual(received, [1])
     }
 }

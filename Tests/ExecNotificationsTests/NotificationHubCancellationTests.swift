@@ -33,7 +33,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.queued")
         let gate = DispatchSemaphore(value: 0)
-        queue.async { gate.wait() }
+        queue.async { waitOrFail(gate) }
         let received = Recorder<Int>()
         var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         for value in 1...3 { hub.post(.number, payload: value) }  // queued behind the gate
@@ -43,35 +43,71 @@ final class NotificationHubCancellationTests: XCTestCase {
         XCTAssertEqual(received.values, [])
     }
 
-    func testCancelFromAnotherThreadWaitsForTheRunningBlock() {
+    /// `cancel()` never waits for a running block (waiting deadlocks when the block waits for the canceller), yet the
+    /// delivery queued behind the running one never starts.
+    func testCancelFromAnotherThreadReturnsWhileTheBlockRunsAndTheBlockNeverStartsAgain() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.running")
         let started = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let finished = Flag()
+        let calls = Counter()
         let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { _ in
+            calls.increment()
             started.signal()
-            gate.wait()
-            finished.set()
+            _ = gate.wait(timeout: .now() + 10)  // bounded, so a failing run does not hang
         }
         hub.post(.number, payload: 1)
         hub.post(.number, payload: 2)  // queued behind the running block: must never start
-        started.wait()
+        XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "the first delivery did not start")
         let cancelReturned = DispatchSemaphore(value: 0)
-        let finishedWhenCancelReturned = Flag()
         DispatchQueue.global().async {
             var observation = observation
             observation.cancel()
-            if finished.isSet { finishedWhenCancelReturned.set() }
             cancelReturned.signal()
         }
-        // While the block is held at the gate, cancel() must not return (a wrong implementation returns at once).
-        XCTAssertEqual(cancelReturned.wait(timeout: .now() + 0.2), .timedOut)
+        // The block is still held at the gate: cancel() must return anyway.
+        XCTAssertEqual(cancelReturned.wait(timeout: .now() + 10), .success, "cancel() waited for the running block")
+        XCTAssertEqual(calls.value, 1)
         gate.signal()
-        cancelReturned.wait()
-        XCTAssertTrue(finishedWhenCancelReturned.isSet)
         flush(queue)
-        XCTAssertFalse(started.wait(timeout: .now()) == .success, "the queued second delivery started")
+        XCTAssertEqual(calls.value, 1, "the queued second delivery started after cancel() returned")
+    }
+
+    /// Two observers on two serial queues whose blocks cancel each other while both are running: a `cancel()` that
+    /// waited for the other block would deadlock, each block waiting for the other.
+    func testObserversOnTwoQueuesCancellingEachOtherFromTheirBlocksDoNotDeadlock() {
+        let hub = NotificationHub()
+        let lifetimes = LockedBox<[String: any Lifetime]>([:])
+        let inside = DispatchSemaphore(value: 0)
+        let bothInside = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let timedOut = Flag()
+        func block(cancelling other: String) -> @Sendable (Int) -> Void {
+            { _ in
+                inside.signal()
+                // Both blocks run at once before either cancels the other.
+                if bothInside.wait(timeout: .now() + 10) == .timedOut { timedOut.set() }
+                if var lifetime = lifetimes.withLock({ $0[other] }) { lifetime.cancel() }
+                done.signal()
+            }
+        }
+        let first = hub.addObserver(
+            for: .number, context: .asyncQueue(label: "test.first"), using: block(cancelling: "second"))
+        let second = hub.addObserver(
+            for: .number, context: .asyncQueue(label: "test.second"), using: block(cancelling: "first"))
+        lifetimes.withLock { $0 = ["first": first, "second": second] }
+        hub.post(.number, payload: 1)
+        for _ in 0..<2 { XCTAssertEqual(inside.wait(timeout: .now() + 10), .success, "a block did not start") }
+        bothInside.signal()
+        bothInside.signal()
+        for _ in 0..<2 {
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "the blocks deadlocked cancelling each other")
+        }
+        XCTAssertFalse(timedOut.isSet)
+        hub.post(.number, payload: 2)  // both are cancelled
+        XCTAssertEqual(inside.wait(timeout: .now() + 0.2), .timedOut, "a cancelled block started")
+        XCTAssertEqual(hub.observerCount(for: .number), 0)
+        lifetimes.withLock { $0.removeAll() }
     }
 
     func testCancelFromInsideTheBlockReturnsAndStopsLaterDeliveries() {
@@ -103,7 +139,7 @@ final class NotificationHubCancellationTests: XCTestCase {
             observation.cancel()
             cancelled.signal()
         }
-        cancelled.wait()
+        waitOrFail(cancelled, "cancel() did not return")
         hub.post(.number, payload: 1)
         XCTAssertEqual(received.value, 0)
     }

@@ -15,7 +15,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
             XCTAssertEqual(received.values, [7])  // already delivered when post returned
             done.signal()
         }
-        done.wait()
+        waitOrFail(done, "the post did not return")
         withExtendedLifetime(observation) {}
     }
 
@@ -123,7 +123,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.async")
         let gate = DispatchSemaphore(value: 0)
-        queue.async { gate.wait() }  // the queue cannot run anything until the gate opens
+        queue.async { waitOrFail(gate) }  // the queue cannot run anything until the gate opens
         let received = Recorder<Int>()
         let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         hub.post(.number, payload: 1)  // would deadlock here if the delivery were synchronous
@@ -140,7 +140,8 @@ final class NotificationHubDeliveryTests: XCTestCase {
         let received = Recorder<Int>()
         let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         for value in 0..<1_000 { hub.post(.number, payload: value) }
-        flush(queue)
+        // Not `flush(queue)`: a drain runs the posts pending when it starts and queues a new drain for the rest.
+        waitUntil { received.count == 1_000 }
         XCTAssertEqual(received.values, Array(0..<1_000))
         withExtendedLifetime(observation) {}
     }
@@ -178,7 +179,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
             hub.post(.number, payload: 1)
             posted.signal()
         }
-        posted.wait()
+        waitOrFail(posted, "the background post did not return")
         XCTAssertEqual(received.values, [], "the first delivery is queued on the main queue")
         hub.post(.number, payload: 2)
         wait(for: [both], timeout: 10)

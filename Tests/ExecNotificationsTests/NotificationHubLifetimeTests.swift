@@ -19,7 +19,7 @@ final class NotificationHubLifetimeTests: XCTestCase {
         var hub: NotificationHub? = NotificationHub()
         let queue = DispatchQueue(label: "test.hub-release")
         let gate = DispatchSemaphore(value: 0)
-        queue.async { gate.wait() }
+        queue.async { waitOrFail(gate) }
         let received = Recorder<Int>()
         let observation = hub!.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         hub!.post(.number, payload: 1)

@@ -1,6 +1,5 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import ExecDispatch
 import ExecKit
 import Synchronization
 
@@ -29,10 +28,18 @@ final class Observer: @unchecked Sendable {
     /// (A pthread mutex rather than `Synchronization.Mutex`: on Linux the latter is built on futexes, which the Thread
     /// Sanitizer cannot see, so it reports the state it guards as racy.)
     private let mailbox: LockedBox<ObserverMailbox>?
+    /// Called once when the hub goes away with the observer still active (a stream finishes its continuation).
+    private let onHubGone: (@Sendable () -> Void)?
     /// Where the hub's writer keeps this observer; read and written only under the hub's writer lock.
     nonisolated(unsafe) var registryIndex = -1
 
-    init<Payload: Sendable>(object: AnyObject?, context: Exec, block: @escaping @Sendable (Payload) -> Void) {
+    init<Payload: Sendable>(
+        object: AnyObject?,
+        context: Exec,
+        onHubGone: (@Sendable () -> Void)? = nil,
+        block: @escaping @Sendable (Payload) -> Void
+    ) {
+        self.onHubGone = onHubGone
         objectID = object.map(ObjectIdentifier.init)
         self.object = object
         self.context = context
@@ -82,38 +89,41 @@ final class Observer: @unchecked Sendable {
         }
     }
 
+    /// Runs the jobs that were pending when it started, then hands any later ones to a new drain, invoked
+    /// asynchronously, so that a `post` that started a drain on its own thread does not run other threads' posts
+    /// indefinitely.
     private func drain() {
         guard let mailbox else { return }
-        let thread = ThreadIdentity.current
         while true {
-            switch mailbox.withLock({ $0.next(on: thread) }) {
-            case .stop:
+            switch mailbox.withLock({ $0.next() }) {
+            case .stop: return
+            case .run(let job): job()
+            case .handOff:
+                context.invokeAsync { self.drain() }
                 return
-            case .run(let job):
-                job()
-                for waiter in mailbox.withLock({ $0.finishedJob() }) { waiter.signal() }
             }
         }
     }
 
     /// Stops deliveries; returns `false` when the observer was already cancelled.
     ///
-    /// After it returns the block is not running on another thread and will not start again.
+    /// Never waits: after it returns the block does not start again (queued deliveries are dropped), but a call that
+    /// a drain on another thread had already taken from the mailbox may still be running, or about to enter the block.
     func cancel() -> Bool {
         guard let mailbox else { return !cancelled.exchange(true, ordering: .acquiringAndReleasing) }
-        let thread = ThreadIdentity.current
-        let (wasCancelled, action) = mailbox.withLock { mailbox in
-            let wasCancelled = mailbox.isCancelled
+        let (wasCancelled, dropped) = mailbox.withLock { mailbox in
             cancelled.store(true, ordering: .releasing)
-            return (wasCancelled, mailbox.cancel(on: thread))
+            return mailbox.cancel()
         }
-        if case .wait(let semaphore) = action { semaphore.wait() }
+        _ = consume dropped  // released after unlocking: a payload's deinit may post to this very observer
         return !wasCancelled
     }
 
-    /// Stops deliveries without waiting for a block that is running; used when the hub goes away.
-    func cancelWithoutWaiting() {
-        cancelled.store(true, ordering: .releasing)
-        mailbox?.withLock { $0.cancelWithoutWaiting() }
+    /// The hub is being deinitialized: stops deliveries and, if the observer was still active, calls `onHubGone`.
+    ///
+    /// Call it with no lock of the hub held: `onHubGone` may run arbitrary code (finishing a stream runs its
+    /// `onTermination`, which cancels the observation).
+    func hubDidGo() {
+        if cancel() { onHubGone?() }
     }
 }

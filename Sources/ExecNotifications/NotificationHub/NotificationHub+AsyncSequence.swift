@@ -14,6 +14,8 @@ extension NotificationHub {
     /// - Buffering: payloads are buffered according to `bufferingPolicy`, by default without limit (`.unbounded`):
     ///   a slow consumer loses nothing but lets the buffer grow. Pass `.bufferingNewest(n)` to keep only the latest
     ///   `n` payloads (`.bufferingNewest(1)` suits "current state" notifications).
+    /// - Hub lifetime: the stream does not keep the hub alive. When the hub is released, the stream finishes: a
+    ///   `for await` loop receives the payloads already buffered, then ends.
     /// - Ordering: payloads come out in the order the posts reached the hub (each one is yielded inside `post`).
     /// - Thread-safety: the stream may be created on any thread; iterate it from one task.
     public func notifications<Payload: Sendable>(
@@ -22,7 +24,12 @@ extension NotificationHub {
         bufferingPolicy: AsyncStream<Payload>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Payload> {
         let (stream, continuation) = AsyncStream.makeStream(of: Payload.self, bufferingPolicy: bufferingPolicy)
-        let observation = addObserver(for: name, object: object, context: .direct) { continuation.yield($0) }
+        let observation = addObserver(
+            for: name,
+            object: object,
+            context: .direct,
+            onHubGone: { continuation.finish() }
+        ) { continuation.yield($0) }
         continuation.onTermination = { _ in
             var observation = observation
             observation.cancel()

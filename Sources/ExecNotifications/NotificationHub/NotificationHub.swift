@@ -22,7 +22,10 @@ public import ExecKit
 /// - **Delivery**: each matching observer's block runs through its context: `.direct` ones inline, inside ``post(_:object:payload:)``,
 ///   before it returns, in the order they were added; other contexts get the delivery through
 ///   `context.invoke` (so `.main` runs it inline when posted on the main queue with nothing of that observer
-///   pending, and queues it otherwise).
+///   pending, and queues it otherwise). Such an invoke runs a drain of the observer's pending deliveries; a drain
+///   runs at most the deliveries pending when it started and hands any later ones to a new drain with
+///   `context.invokeAsync`, so a post that drains on its own thread (a mutex context, or `.main` on the main queue)
+///   does not go on running other threads' posts for as long as they keep coming.
 /// - **Per-observer order**: an observer whose context is not `.direct` receives posts one at a time, in the order the
 ///   posts reached the hub, even on a concurrent context, and even when a later post is made on the observer's own
 ///   queue (a `.main` observer never sees a post made on the main queue before an earlier one queued from another
@@ -31,11 +34,25 @@ public import ExecKit
 ///   continues.
 /// - **Snapshot**: a post delivers to the observers registered when it started; observers added during a post
 ///   (even by one of its own observer blocks) do not receive it.
-/// - **Cancellation**: see ``addObserver(for:object:context:using:)``.
+/// - **Cancellation**: after an observation's `cancel()` returns, its block never starts again, even for deliveries
+///   already queued on its context. `cancel()` never waits, so a call of the block already running on another thread
+///   may still be finishing; see ``addObserver(for:object:context:using:)`` for the details and the `.direct` case.
 /// - **Thread-safety**: every method may be called from any thread, concurrently, and from inside observer blocks
-///   (post, add, cancel) without deadlock.
+///   (post, add, cancel) without deadlock, with one exception: a context of type ``ExecutionType/mutex``
+///   (``Exec/syncQueue(label:qos:)``, `Exec.direct.serialized()`) is not re-entrant. Posting, from inside a block
+///   running in such a context, a notification that another observer *on that same context* receives invokes the
+///   context from inside itself, which stops the program with a message, as any nested invoke of that context does.
+///   (An observer posting to itself is fine: the delivery joins its queue.) Use an asynchronous context, or post
+///   with `invokeAsync`, there.
 /// - **Lifetime**: the hub does not retain observed objects, and observations do not retain the hub. When the hub is
-///   released, its observers stop: deliveries still queued on their contexts are dropped.
+///   released, its observers stop: deliveries still queued on their contexts are dropped, and the streams made by
+///   ``notifications(for:object:bufferingPolicy:)`` finish (iteration ends once their buffered payloads are consumed).
+///   Observations that outlive the hub may still be cancelled or released, harmlessly.
+/// - **Release of cancelled observers**: posts read the observers without a lock, so an observer cancelled while any
+///   post of the hub is in flight (on any thread, including one whose `.direct` block is still running or blocked)
+///   stays alive, with its block and everything the block captures, until that post has ended and no post of the
+///   hub is in flight (overlapping posts extend the wait). It is released then, by the last post to leave or by the
+///   next `addObserver` or `cancel` on the hub.
 public final class NotificationHub: Sendable {
     private let table = PublishedObserverTable()
 
@@ -46,7 +63,9 @@ public final class NotificationHub: Sendable {
     public init() {}
 
     deinit {
-        table.forEachRegistered { $0.cancelWithoutWaiting() }
+        // Acted on after the writer lock is released: finishing a stream runs its `onTermination`, which cancels the
+        // observation (harmlessly: the observer is already cancelled and the observation's weak hub is gone).
+        for observer in table.registeredObservers() { observer.hubDidGo() }
     }
 
     /// Registers `block` to receive the payload of every post of `name` (for `object`, when given) in `context`.
@@ -57,26 +76,46 @@ public final class NotificationHub: Sendable {
     ///     held weakly; once it is deallocated the observer receives nothing more, even from a new object at the
     ///     same address.
     ///   - context: Where `block` runs; ``Exec/direct`` (the default) runs it inside `post`, on the posting thread.
+    ///     A context of type ``ExecutionType/mutex`` is not re-entrant: from inside a block running in it, do not post
+    ///     a notification that another observer on that same context receives (the program stops, as with any
+    ///     nested invoke of that context; see the type's thread-safety guarantee).
     ///   - block: Called with each payload. Do not capture the returned lifetime strongly in it: the hub holds the
     ///     block, so that would keep the observation alive until it is cancelled.
     /// - Returns: The observation. It ends when you call `cancel()` or release the last reference to it.
     ///
-    /// - Cancellation: once `cancel()` has returned (or the lifetime was released), the block does not start again,
-    ///   including for deliveries already queued on an asynchronous context. For a context other than `.direct`,
-    ///   `cancel()` also waits for a block of this observer that is running on another thread to finish (so do not
-    ///   cancel while holding a lock that the block takes); called from inside the block itself it returns at once.
-    ///   A `.direct` block is never waited for: a post running concurrently on another thread that had already
-    ///   reached this observer when `cancel()` was called may still be inside the block, but a post that starts after
-    ///   `cancel()` returns (in the happens-before sense) never calls it.
+    /// - Cancellation: once `cancel()` has returned (or the lifetime was released), the block never starts again,
+    ///   including for deliveries already queued on an asynchronous context: they are dropped. `cancel()` never waits
+    ///   for the block, so it may be called from anywhere, including while holding a lock the block takes, from the
+    ///   block itself, or from another observer's block: a call of the block that is already running on another
+    ///   thread (for a context other than `.direct`: one that the observer had already taken from its queue when
+    ///   `cancel()` was called) may still be finishing when `cancel()` returns. Do not free what such a call uses on
+    ///   the strength of `cancel()` alone. For `.direct` observers, the same applies to a post running on another
+    ///   thread: one that had already passed this observer's cancellation check may still call the block, once,
+    ///   after `cancel()` returns; a post that starts after `cancel()` returns (in the happens-before sense) never
+    ///   calls it.
     /// - Ordering: an observer added from inside a block during a post does not receive that post.
-    /// - Complexity: O(names + observers of `name`) in this hub, under the hub's writer lock; posts are not blocked.
+    /// - Complexity: O(all observers in the hub + name slots), under the hub's writer lock: adding, and cancelling,
+    ///   copy the whole observer table (plain words, nothing retained) to publish a new snapshot. Posts are not
+    ///   blocked meanwhile.
     public func addObserver<Payload: Sendable>(
         for name: NotificationName<Payload>,
         object: AnyObject? = nil,
         context: Exec = .direct,
         using block: @escaping @Sendable (Payload) -> Void
     ) -> any Lifetime {
-        let observer = Observer(object: object, context: context, block: block)
+        addObserver(for: name, object: object, context: context, onHubGone: nil, using: block)
+    }
+
+    /// ``addObserver(for:object:context:using:)``, plus `onHubGone`, called once, with no lock of the hub held, if the
+    /// hub is deinitialized while the observation is still active.
+    func addObserver<Payload: Sendable>(
+        for name: NotificationName<Payload>,
+        object: AnyObject?,
+        context: Exec,
+        onHubGone: (@Sendable () -> Void)?,
+        using block: @escaping @Sendable (Payload) -> Void
+    ) -> any Lifetime {
+        let observer = Observer(object: object, context: context, onHubGone: onHubGone, block: block)
         let id = name.id
         table.add(observer, to: id)
         return NotificationObservation(observer: observer, nameID: id, hub: self)
@@ -96,7 +135,12 @@ public final class NotificationHub: Sendable {
     ///   no lock (posts never wait for `addObserver` or `cancel`); only a delivery to an observer with a context other
     ///   than `.direct` briefly takes that observer's mailbox lock.
     /// - Cost: O(matching observers), independent of other names and their observers; with only `.direct`
-    ///   observers it allocates nothing. An observer with another context costs one delivery closure and a lock.
+    ///   observers it allocates nothing. An observer with another context costs a job closure (carrying the
+    ///   payload), a lock of its mailbox, and, when this post starts a drain (nothing of that observer was pending),
+    ///   a drain closure and a hop through its context.
+    /// - Blocking: with a context that runs inline (`.main` on the main queue, a mutex context), a post that starts
+    ///   a drain runs the deliveries that are pending then, which may include earlier posts from other threads, but
+    ///   not posts that arrive during the drain: those go to a new drain, started with `context.invokeAsync`.
     @inlinable
     public func post<Payload: Sendable>(_ name: NotificationName<Payload>, object: AnyObject? = nil, payload: Payload) {
         withUnsafePointer(to: payload) { post(id: name.id, object: object, payload: UnsafeRawPointer($0)) }

@@ -4,6 +4,11 @@ import ExecKit
 
 /// The lifetime ``NotificationHub/addObserver(for:object:context:using:)`` returns: cancelling or releasing it stops
 /// the observer and removes it from its hub.
+///
+/// Cancelling never waits for the observer's block: once `cancel()` returns the block never starts again, but a call
+/// already running on another thread may still be finishing (see ``NotificationHub/addObserver(for:object:context:using:)``).
+/// So an observation may be cancelled, or released, from inside any observer block, or on a queue that the block
+/// waits for, without deadlock.
 final class NotificationObservation: Lifetime {
     private let observer: Observer
     private let nameID: Int

@@ -16,7 +16,13 @@ import Synchronization
 /// other.
 ///
 /// Replaced tables wait in `Writer.retired` until a writer, or the last reader to leave, sees no reader. A reader that
-/// stays (an observer block that blocks) only delays that; nothing is released early.
+/// stays (an observer block that blocks) only delays that; nothing is released early. A leaving reader only *tries*
+/// the writer lock; when that fails, the holder checks for readers again after unlocking, so garbage is not left
+/// behind until the next post or write.
+///
+/// Consequence for users: while any post of the hub is in flight (including one whose `.direct` observer block is
+/// still running, or blocked), observers cancelled meanwhile stay alive, and with them their closures and everything
+/// those capture; they are released when the last such post ends (or the next write after it).
 ///
 /// Releasing observers releases user closures, whose captures may run arbitrary `deinit`s that call back into the
 /// hub; so garbage is always released after the writer lock is unlocked.
@@ -69,7 +75,7 @@ final class PublishedObserverTable: Sendable {
         readers.wrappingAdd(1, ordering: .sequentiallyConsistent)
         defer {
             let left = readers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-            if left == 0 && hasRetired.load(ordering: .relaxed) { releaseRetiredIfUnread() }
+            if left == 0 && hasRetired.load(ordering: .sequentiallyConsistent) { releaseRetiredIfUnread() }
         }
         current.load(ordering: .sequentiallyConsistent)._withUnsafeGuaranteedRef(body)
     }
@@ -82,6 +88,7 @@ final class PublishedObserverTable: Sendable {
             return replace(&writer) { $0.adding(observer, to: id) }
         }
         _ = consume released
+        releaseRetiredIfIdle()
     }
 
     /// Unregisters `observer`, if it is registered under name `id`.
@@ -100,13 +107,12 @@ final class PublishedObserverTable: Sendable {
             return replace(&writer) { $0.removing(observer, from: id) }
         }
         _ = consume released  // released here, after unlocking
+        releaseRetiredIfIdle()
     }
 
-    /// Every registered observer; the writer lock is held while `body` runs, so it must not call back into the hub.
-    func forEachRegistered(_ body: (Observer) -> Void) {
-        writer.withLock { writer in
-            for observer in writer.registered { body(observer) }
-        }
+    /// The registered observers, copied under the writer lock, so the caller can act on them after unlocking.
+    func registeredObservers() -> [Observer] {
+        writer.withLock { $0.registered }
     }
 
     /// Publishes `transform(current)` in place of the current table (unless `nil`) and returns what to release after
@@ -121,7 +127,7 @@ final class PublishedObserverTable: Sendable {
     }
 
     private func takeRetiredIfUnread(_ writer: inout Writer) -> Released {
-        defer { hasRetired.store(!writer.retired.isEmpty, ordering: .relaxed) }
+        defer { hasRetired.store(!writer.retired.isEmpty, ordering: .sequentiallyConsistent) }
         // Under the lock nothing is being replaced, so everything retired was replaced before this check.
         guard readers.load(ordering: .sequentiallyConsistent) == 0 else { return .none }
         for table in writer.retired.tables { table.release() }
@@ -136,9 +142,28 @@ final class PublishedObserverTable: Sendable {
     }
 
     /// The last reader to leave releases replaced tables, so a hub that is posted to continuously still frees them.
+    ///
+    /// Never waits: a post must not block on a writer. When the lock is busy, its holder is responsible: every
+    /// holder that leaves garbage behind (a writer, or this method) checks again for readers after unlocking.
     private func releaseRetiredIfUnread() {
-        // Never wait here: a post must not block on a writer. If the lock is busy, its holder checks for readers.
-        let released = writer.tryWithLock { takeRetiredIfUnread(&$0) }
-        _ = consume released
+        while true {
+            guard let released = writer.tryWithLock({ takeRetiredIfUnread(&$0) }) else { return }
+            _ = consume released  // released here, after unlocking
+            // A reader that left while this held the lock may have failed its own attempt: look again.
+            guard hasRetired.load(ordering: .sequentiallyConsistent),
+                readers.load(ordering: .sequentiallyConsistent) == 0
+            else { return }
+        }
+    }
+
+    /// After a writer unlocks: releases what it left retired if no reader remains. A reader that left while the
+    /// writer held the lock found it busy and released nothing, so without this the garbage would wait for the next
+    /// post or write. (Sequentially consistent: the writer stores `hasRetired`, then loads `readers`; a leaving reader
+    /// decrements `readers`, then loads `hasRetired`; at least one of them sees the other.)
+    private func releaseRetiredIfIdle() {
+        guard hasRetired.load(ordering: .sequentiallyConsistent),
+            readers.load(ordering: .sequentiallyConsistent) == 0
+        else { return }
+        releaseRetiredIfUnread()
     }
 }
