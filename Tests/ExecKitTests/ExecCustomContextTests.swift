@@ -47,19 +47,9 @@ import Testing
     @Test func serializedMakesAConcurrentCustomContextSerialAndOrdered() {
         let context = Exec.custom(ConcurrentTestContext()).serialized()
         #expect(context.type == .serialAsync)
-        let running = Atomic(0)
-        let overlapped = Flag()
-        let order = Recorder<Int>()
-        for value in 0..<300 {
-            context.invoke {
-                if running.add(1, ordering: .relaxed).newValue > 1 { overlapped.set() }
-                running.subtract(1, ordering: .relaxed)
-                order.record(value)
-            }
-        }
-        #expect(order.wait(for: 300))
-        #expect(order.recorded == Array(0..<300))
-        #expect(!overlapped.isSet)
+        let result = runsSeriallyInOrder(context, count: 300)
+        #expect(result.allRan && result.inOrder)
+        #expect(!result.overlapped)
         #expect(context.invokeSync { context.invokeSync { 2 } } == 2, "a nested wait runs inline")
     }
 

@@ -54,19 +54,16 @@ import Testing
     }
 
     @Test func asyncQueueNeverRunsTwoBlocksAtOnce() {
-        let context = Exec.asyncQueue()
-        let running = Atomic(0)
-        let overlapped = Flag()
-        let done = Recorder<Int>()
-        for value in 0..<200 {
-            context.invoke {
-                if running.add(1, ordering: .relaxed).newValue > 1 { overlapped.set() }
-                running.subtract(1, ordering: .relaxed)
-                done.record(value)
-            }
-        }
-        #expect(done.wait(for: 200))
-        #expect(!overlapped.isSet)
+        let result = runsSeriallyInOrder(.asyncQueue(), count: 200)
+        #expect(result.allRan && result.inOrder)
+        #expect(!result.overlapped)
+    }
+
+    /// The check above must be able to fail: a concurrent context is caught overlapping.
+    @Test func theOverlapCheckCatchesAConcurrentContext() {
+        let result = runsSeriallyInOrder(.utility, count: 200)
+        #expect(result.allRan)
+        #expect(result.overlapped)
     }
 
     @Test func invokeSyncFromInsideAnAsyncQueueRunsInline() {

@@ -3,6 +3,12 @@
 import ExecKit
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Records values from any thread and lets a test wait for a number of them without sleeping.
 final class Recorder<Value: Sendable>: Sendable {
     private let values = Mutex<[Value]>([])
@@ -102,4 +108,24 @@ final class ManualSerialContext: ExecutionContext {
         running.sync { for block in blocks { block() } }
         return blocks.count
     }
+}
+
+/// Submits `count` blocks to `context` and reports whether they all ran, in submission order, never two at once.
+///
+/// Each block stays inside the context for a few scheduler yields, so that a context that does run blocks
+/// concurrently is caught overlapping.
+func runsSeriallyInOrder(_ context: Exec, count: Int) -> (allRan: Bool, inOrder: Bool, overlapped: Bool) {
+    let running = Atomic(0)
+    let overlapped = Flag()
+    let order = Recorder<Int>()
+    for value in 0..<count {
+        context.invoke {
+            if running.add(1, ordering: .relaxed).newValue > 1 { overlapped.set() }
+            for _ in 0..<3 { sched_yield() }
+            running.subtract(1, ordering: .relaxed)
+            order.record(value)
+        }
+    }
+    let allRan = order.wait(for: count)
+    return (allRan, order.recorded == Array(0..<count), overlapped.isSet)
 }
