@@ -37,7 +37,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
-        .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch"], swiftSettings: strictSettings),
+        .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch", "ExecMutex"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExecKitTests",
             dependencies: ["ExecKit", "ExecKitMainQueueProbe"],

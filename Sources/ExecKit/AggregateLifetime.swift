@@ -1,7 +1,5 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import Synchronization
-
 /// A lifetime that owns other lifetimes and cancels them all together.
 ///
 /// Collect the timers and observations of one owner in it and they end when it is cancelled or released.
@@ -10,9 +8,9 @@ import Synchronization
 ///   child's cancellation may safely touch the aggregate. Every call of ``cancel()`` cancels every child before it
 ///   returns, even while another thread is cancelling the same aggregate (children's `cancel()` is idempotent).
 public final class AggregateLifetime: Lifetime {
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
 
-    private struct State {
+    private struct State: Sendable {
         var children: [any Lifetime] = []
         var isCancelled = false
     }

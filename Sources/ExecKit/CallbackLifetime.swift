@@ -1,7 +1,5 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import Synchronization
-
 /// A lifetime that runs a closure once, when it is first cancelled or released, whichever comes first.
 ///
 /// Use it to turn any clean-up ("remove this observer", "close this file") into a ``Lifetime``.
@@ -9,11 +7,11 @@ import Synchronization
 /// - Thread-safety: may be cancelled from any thread; the closure runs exactly once, on the thread that cancelled or
 ///   released the lifetime.
 public final class CallbackLifetime: Lifetime {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: LockedBox<(@Sendable () -> Void)?>
 
     /// Creates a lifetime that calls `onCancel` when it ends.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = LockedBox(onCancel)
     }
 
     deinit { cancel() }

@@ -2,12 +2,12 @@
 
 import Dispatch
 import ExecDispatch
-import Synchronization
+import ExecMutex
 import Testing
 
 /// Counts events and lets a test wait for a number of them without sleeping.
 final class EventCounter: Sendable {
-    private let count = Mutex(0)
+    private let count = LockedBox(0)
     private let signal = DispatchSemaphore(value: 0)
 
     func record() {
@@ -28,7 +28,7 @@ final class EventCounter: Sendable {
     @Test func singleTimerFiresOnceOnItsQueue() {
         let queue = DispatchQueue(label: "timer")
         let fired = EventCounter()
-        let onQueue = Mutex(false)
+        let onQueue = LockedBox(false)
         let timer = DispatchSource.singleTimer(interval: .milliseconds(5), queue: queue) {
             onQueue.withLock { $0 = queue.isCurrent }
             fired.record()
@@ -49,7 +49,7 @@ final class EventCounter: Sendable {
     }
 
     @Test func parameterIsHandedToTheHandler() {
-        let received = Mutex<String?>(nil)
+        let received = LockedBox<String?>(nil)
         let fired = EventCounter()
         let timer = DispatchSource.singleTimer(parameter: "tag", interval: .milliseconds(1)) { value in
             received.withLock { $0 = value }
@@ -68,7 +68,7 @@ final class EventCounter: Sendable {
     }
 
     @Test func repeatingTimerWithParameter() {
-        let sum = Mutex(0)
+        let sum = LockedBox(0)
         let fired = EventCounter()
         let timer = DispatchSource.repeatingTimer(parameter: 5, interval: .milliseconds(2)) { value in
             sum.withLock { $0 += value }
@@ -81,7 +81,7 @@ final class EventCounter: Sendable {
 
     @Test func rearmingWithANewParameterTellsStaleFiringsApart() {
         let queue = DispatchQueue(label: "rearm")
-        let seen = Mutex<[Int]>([])
+        let seen = LockedBox<[Int]>([])
         let fired = EventCounter()
         let timer = DispatchSource.singleTimer(parameter: 1, interval: .seconds(3600), queue: queue) { value in
             seen.withLock { $0.append(value) }

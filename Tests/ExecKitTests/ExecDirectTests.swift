@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +12,7 @@ import Darwin
 @Suite struct ExecDirectTests {
     @Test func invokeRunsBeforeReturningOnTheCallingThread() {
         let caller = ThreadID.current
-        let ranOn = Mutex<UInt?>(nil)
+        let ranOn = LockedBox<UInt?>(nil)
         Exec.direct.invoke { ranOn.withLock { $0 = ThreadID.current } }
         #expect(ranOn.withLock { $0 } == caller)
         #expect(Exec.direct.type == .immediate)

@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
-import Synchronization
 import XCTest
 
 /// `.main` where XCTest runs it: synchronous test methods run on the initial thread, which drains the main queue

@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
-import Synchronization
 import Testing
 
 @Suite struct ExecQueueTests {
@@ -11,7 +10,7 @@ import Testing
             Issue.record("syncQueue must be a queue used as a mutex")
             return
         }
-        let onQueue = Mutex(false)
+        let onQueue = LockedBox(false)
         context.invoke { onQueue.withLock { $0 = queue.isCurrent } }
         #expect(onQueue.withLock { $0 }, "invoke must have run the block on the queue before returning")
         #expect(context.type == .mutex)

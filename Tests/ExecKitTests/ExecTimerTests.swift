@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: [Exec.asyncQueue(), .syncQueue(), .main, .custom(MinimalSerialContext()), .direct.serialized()])
     func noFiringAfterCancelReturnsInsideTheContext(context: Exec) {
         let ticks = Atomic(0)
-        let lifetime = Mutex<(any Lifetime)?>(nil)
+        let lifetime = LockedBox<(any Lifetime)?>(nil)
         let cancelled = Recorder<Int>()
         lifetime.withLock { slot in
             slot = context.periodicTimer(interval: .milliseconds(1)) {

@@ -104,7 +104,7 @@ import Testing
 
 /// A lifetime that counts its cancellations and runs `onCancel` with the count.
 final class CountingLifetime: Lifetime {
-    private let count = Mutex(0)
+    private let count = LockedBox(0)
     private let onCancel: @Sendable (Int) -> Void
 
     init(onCancel: @escaping @Sendable (Int) -> Void) { self.onCancel = onCancel }

@@ -7,11 +7,11 @@ import Synchronization
 /// batches, one batch at a time, so no two blocks run at once and they run in submission order.
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
-    private let state = Mutex(State())
+    private let state = LockedBox(State())
     /// The thread running ``drain()``, or zero: lets a nested wait run inline instead of waiting for itself.
     private let drainingThread = Atomic<UInt>(0)
 
-    private struct State {
+    private struct State: Sendable {
         var pending: [@Sendable () -> Void] = []
         var isDraining = false
     }

@@ -11,7 +11,7 @@ import Darwin
 
 /// Records values from any thread and lets a test wait for a number of them without sleeping.
 final class Recorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = LockedBox<[Value]>([])
     private let signal = DispatchSemaphore(value: 0)
 
     func record(_ value: Value) {
@@ -78,7 +78,7 @@ struct ConcurrentTestContext: ExecutionContext {
 /// A serial context whose queued blocks run only when the test calls ``runPending()``: the test thread is the
 /// context, so "inside the context" and "queued but not started" are both under the test's control.
 final class ManualSerialContext: ExecutionContext {
-    private let pending = Mutex<[@Sendable () -> Void]>([])
+    private let pending = LockedBox<[@Sendable () -> Void]>([])
     private let running = PThreadMutex(type: .recursive)
     private let arrivals = DispatchSemaphore(value: 0)
 
