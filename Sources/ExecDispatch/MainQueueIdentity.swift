@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 public import Dispatch
+import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -34,25 +35,42 @@ extension DispatchQueue {
 /// libdispatch keeps the queue a thread is running in a thread-local, and exports a reader for it
 /// (`dispatch_get_current_queue`, deprecated as an API for deciding *where* to run, but exact for *identity*), and the
 /// main queue is the exported object `_dispatch_main_q`. Comparing the two is a thread-local read; both are looked up
-/// once with `dlsym` because Swift's Dispatch module hides them. When either is missing, or the caller runs on a queue
-/// that targets the main queue, the queue-specific marker on the main queue decides.
+/// once with `dlsym` (by the first slow-path call) because Swift's Dispatch module hides them. Until then, when either
+/// is missing, or when the caller runs on a queue that targets the main queue, the queue-specific marker on the main
+/// queue decides.
 @usableFromInline
 enum MainQueueIdentity {
     private typealias CurrentQueueFunction = @convention(c) () -> UnsafeMutableRawPointer?
 
-    /// libdispatch's current-queue reader and the main queue's address.
-    private struct Lookups: @unchecked Sendable {
-        // Unchecked: an immutable C function pointer and an address, both constant for the life of the process.
-        let currentQueue: CurrentQueueFunction
-        let mainQueue: UnsafeMutableRawPointer
+    /// The address of libdispatch's `dispatch_get_current_queue`, zero until the first slow-path call has looked it up
+    /// (and for good when it cannot be found). A constant-initialised atomic, so reading it costs a plain load: no
+    /// lazy-initialisation check on the fast path.
+    private static let currentQueueReader = Atomic<UInt>(0)
+    /// The address of the main queue object, `_dispatch_main_q`; published before `currentQueueReader`.
+    private static let mainQueueAddress = Atomic<UInt>(0)
+
+    /// Whether the queue this thread is running right now is the main queue; `false` until the look-ups are done.
+    ///
+    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call: it reads two
+    /// words set once and libdispatch's thread-local current queue.
+    @usableFromInline @_effects(readonly)
+    static func isCurrentQueue() -> Bool {
+        let reader = currentQueueReader.load(ordering: .acquiring)
+        guard reader != 0 else { return false }
+        let currentQueue = unsafeBitCast(reader, to: CurrentQueueFunction.self)()
+        return UInt(bitPattern: currentQueue) == mainQueueAddress.load(ordering: .relaxed)
     }
 
-    /// `nil` when either symbol cannot be found; the marker then answers alone.
-    private static let lookups: Lookups? = {
-        guard let reader = lookUp("dispatch_get_current_queue"), let mainQueue = lookUp("_dispatch_main_q") else {
-            return nil
+    private static let marker = DispatchSpecificKey<UInt8>()
+    private static let setUp: Bool = {
+        DispatchQueue.main.setSpecific(key: marker, value: 1)
+        let mainQueue = UInt(bitPattern: lookUp("_dispatch_main_q"))
+        let reader = UInt(bitPattern: lookUp("dispatch_get_current_queue"))
+        if mainQueue != 0 && reader != 0 {
+            mainQueueAddress.store(mainQueue, ordering: .relaxed)
+            currentQueueReader.store(reader, ordering: .releasing)
         }
-        return Lookups(currentQueue: unsafeBitCast(reader, to: CurrentQueueFunction.self), mainQueue: mainQueue)
+        return true
     }()
 
     private static func lookUp(_ symbol: String) -> UnsafeMutableRawPointer? {
@@ -63,26 +81,11 @@ enum MainQueueIdentity {
         #endif
     }
 
-    /// Whether the queue this thread is running right now is the main queue.
-    ///
-    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call: it reads a
-    /// thread-local and two constants set once.
-    @usableFromInline @_effects(readonly)
-    static func isCurrentQueue() -> Bool {
-        guard let lookups else { return false }
-        return lookups.currentQueue() == lookups.mainQueue
-    }
-
-    private static let marker = DispatchSpecificKey<UInt8>()
-    private static let markerInstalled: Bool = {
-        DispatchQueue.main.setSpecific(key: marker, value: 1)
-        return true
-    }()
-
     /// The slow, general answer: the main queue's queue-specific marker, found through the current queue's targets.
+    /// The first call also does the look-ups that let ``isCurrentQueue()`` answer.
     @usableFromInline @inline(never)
     static func isMarkedQueueCurrent() -> Bool {
-        _ = markerInstalled
+        _ = setUp
         return DispatchQueue.getSpecific(key: marker) != nil
     }
 }
