@@ -110,7 +110,8 @@ func withTimeout<Value: Sendable>(
             continuation?.resume(returning: value)
         }
         let timer = Task {
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            // Cancelled when the work finished first: then the work's value must win, so resume only on a real timeout.
+            guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))) != nil else { return }
             resume(nil)
         }
         Task {
