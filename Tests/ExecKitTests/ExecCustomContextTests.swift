@@ -129,15 +129,7 @@ import Testing
         for context in contexts {
             let escaped = context.relativeAsync()
             #expect(escaped.type.isImmediate == false, "\(context).relativeAsync() is \(escaped.type)")
-            let gate = DispatchSemaphore(value: 0)
-            let ran = Recorder<Bool>()
-            escaped.invoke {
-                gate.wait()
-                ran.record(true)
-            }
-            #expect(ran.recorded.isEmpty, "\(context).relativeAsync().invoke ran inline")
-            gate.signal()
-            #expect(ran.wait())
+            #expect(runsOnlyAfterReturning { escaped.invoke($0) }, "\(context).relativeAsync().invoke ran inline")
         }
         if case .default = Exec.direct.relativeAsync() {} else { Issue.record(".direct escapes to .default") }
         if case .mainAsync = Exec.main.relativeAsync() {} else { Issue.record(".main escapes to .mainAsync") }

@@ -110,15 +110,7 @@ import Testing
             .queue(DispatchQueue(label: "c"), .conditionallyAsync(false)),
         ]
         for context in contexts {
-            let gate = DispatchSemaphore(value: 0)
-            let ran = Recorder<Bool>()
-            context.invokeAsync {
-                gate.wait()
-                ran.record(true)
-            }
-            #expect(ran.recorded.isEmpty, "\(context) ran invokeAsync's block inline")
-            gate.signal()
-            #expect(ran.wait())
+            #expect(runsOnlyAfterReturning { context.invokeAsync($0) }, "\(context) ran invokeAsync's block inline")
         }
     }
 

@@ -129,3 +129,20 @@ func runsSeriallyInOrder(_ context: Exec, count: Int) -> (allRan: Bool, inOrder:
     let allRan = order.wait(for: count)
     return (allRan, order.recorded == Array(0..<count), overlapped.isSet)
 }
+
+/// Whether a block handed to `submit` ran, and only after `submit` had returned.
+///
+/// The block waits for a gate that opens once `submit` has returned. Run inline by mistake, it would wait for itself:
+/// it gives up after a generous timeout and reports the failure instead of hanging the test.
+func runsOnlyAfterReturning(_ submit: (@escaping @Sendable () -> Void) -> Void) -> Bool {
+    let gate = DispatchSemaphore(value: 0)
+    let returned = Flag()
+    let outcome = Recorder<Bool>()
+    submit {
+        let opened = gate.wait(timeout: .now() + 10) == .success
+        outcome.record(opened && returned.isSet)
+    }
+    returned.set()
+    gate.signal()
+    return outcome.wait() && outcome.recorded == [true]
+}
