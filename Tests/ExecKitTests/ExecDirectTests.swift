@@ -22,7 +22,7 @@ import Darwin
         let recorder = Recorder<UInt>()
         let gate = DispatchSemaphore(value: 0)
         Exec.direct.invokeAsync {
-            gate.wait()
+            _ = gate.wait(timeout: .now() + 10)  // bounded: run inline by mistake, it must not hang the suite
             recorder.record(ThreadID.current)
         }
         #expect(recorder.recorded.isEmpty, "invokeAsync must not run the block before returning")

@@ -43,7 +43,7 @@ import Testing
         let context = Exec.asyncQueue()
         let gate = DispatchSemaphore(value: 0)
         let order = Recorder<Int>()
-        context.invoke { gate.wait() }
+        context.invoke { _ = gate.wait(timeout: .now() + 10) }  // bounded: run inline by mistake, it must not hang
         for value in 0..<100 { context.invoke { order.record(value) } }
         #expect(order.recorded.isEmpty, "blocks must wait behind the gate: invoke is asynchronous")
         gate.signal()
@@ -124,7 +124,7 @@ import Testing
         let ran = Recorder<Bool>()
         let gate = DispatchSemaphore(value: 0)
         context.invoke {
-            gate.wait()
+            _ = gate.wait(timeout: .now() + 10)  // bounded: run inline by mistake, it must not hang the suite
             #if os(Linux)
             // Linux's libdispatch lets a global queue carry a queue-specific marker, so identity can be checked.
             ran.record(DispatchQueue.global(qos: qos).isCurrent)
