@@ -3,8 +3,9 @@
 extension Exec {
     /// Runs `execute` the way this context prefers; see each case.
     ///
-    /// - Cost: on ``direct``, a closure call and nothing else (no allocation once inlined); on ``main`` from the main
-    ///   thread, a thread-identity check plus the call.
+    /// - Cost: on ``direct``, a closure call and nothing else; on ``main`` from the main queue, a current-queue check
+    ///   (a thread-local read) plus the call. A closure literal that captures values is allocated by the caller either
+    ///   way; ``invoke(_:with:)`` avoids that.
     @inlinable
     public func invoke(_ execute: @escaping @Sendable () -> Void) {
         switch self {

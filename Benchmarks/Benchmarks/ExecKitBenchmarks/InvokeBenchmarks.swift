@@ -18,13 +18,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeWithValueThroughParameter(direct, cell) }
         blackHole(cell.value)
     }
-    Benchmark("Exec.direct.invokeWithValue (baseline: closure call)", configuration: Suite.configuration()) {
-        benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        blackHole(cell.value)
-    }
+    registerClosureCallBaseline(for: "Exec.direct.invokeWithValue")
 
     // A closure literal capturing one object (the common `self` capture): its context is the object, nothing is
     // allocated.
@@ -50,13 +44,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeThroughParameter(direct, cell) }
         blackHole(cell.value)
     }
-    Benchmark("Exec.direct.invoke.capturingValue (baseline: closure call)", configuration: Suite.configuration()) {
-        benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        blackHole(cell.value)
-    }
+    registerClosureCallBaseline(for: "Exec.direct.invoke.capturingValue")
 
     // The callback API's usual case: the completion already exists as a closure value, so invoking it forms none.
     Benchmark("Exec.direct.invoke.existingClosure", configuration: Suite.configuration()) { benchmark in
@@ -81,12 +69,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { switchOnDirect(direct, cell) }
         blackHole(cell.value)
     }
-    Benchmark("Exec.switch.case.direct (baseline: closure call)", configuration: Suite.configuration()) { benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        blackHole(cell.value)
-    }
+    registerClosureCallBaseline(for: "Exec.switch.case.direct")
 
     let custom: Exec = identity(.custom(ImmediateContext()))
     Benchmark("Exec.custom.immediate.invoke", configuration: Suite.configuration()) { benchmark in
@@ -95,13 +78,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeThroughParameter(custom, cell) }
         blackHole(cell.value)
     }
-    Benchmark("Exec.custom.immediate.invoke (baseline: closure call)", configuration: Suite.configuration()) {
-        benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        blackHole(cell.value)
-    }
+    registerClosureCallBaseline(for: "Exec.custom.immediate.invoke")
 }
 
 /// A callback API's last step: run the completion in the caller's context.
@@ -158,6 +135,18 @@ func switchOnDirect(_ context: Exec, _ cell: Cell) {
     switch context {
     case .direct: cell.increment()
     default: context.invoke { cell.increment() }
+    }
+}
+
+/// Registers `"<name> (baseline: closure call)"`: the same work as `name` without ExecKit, `callClosureDirectly`, on
+/// the main queue when `onMainQueue` is set. Only the sample is wrapped; each operation is the bare call.
+func registerClosureCallBaseline(for name: String, onMainQueue: Bool = false) {
+    Benchmark("\(name) (baseline: closure call)", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
+        let sample = { for _ in benchmark.scaledIterations { callClosureDirectly(cell) } }
+        if onMainQueue { ExecKitBenchmarks.onMainQueue(sample) } else { sample() }
+        blackHole(cell.value)
     }
 }
 

@@ -4,8 +4,8 @@
 //
 // Where that code runs matters. The harness's `main` is `async`, so benchmarks run on a worker thread and the main
 // queue, once reached with `sync`, runs there too: thread 1 is not involved (see DESIGN.md, "Main thread vs main
-// queue"). So this measures `.main`'s check as every async-`main` program and every Swift Testing test sees it, not
-// the thread-1 shortcut that a `dispatchMain`-free, synchronous `main` would take.
+// queue"). So this measures `.main`'s check as every async-`main` program and every Swift Testing test sees it; the
+// check (libdispatch's current queue against the main queue) costs the same on thread 1.
 
 import Benchmark
 import BenchmarkSupport
@@ -30,24 +30,8 @@ func registerMainBenchmarks() {
         }
         precondition(cell.value == benchmark.scaledIterations.count, ".main did not run the block immediately")
     }
-    Benchmark("Exec.main.invokeWithValue.onMainQueue (baseline: closure call)", configuration: Suite.configuration()) {
-        benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        onMainQueue {
-            for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        }
-        blackHole(cell.value)
-    }
-    Benchmark("Exec.main.invoke.onMainQueue (baseline: closure call)", configuration: Suite.configuration()) {
-        benchmark in
-        let cell = Cell()
-        benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        onMainQueue {
-            for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
-        }
-        blackHole(cell.value)
-    }
+    registerClosureCallBaseline(for: "Exec.main.invokeWithValue.onMainQueue", onMainQueue: true)
+    registerClosureCallBaseline(for: "Exec.main.invoke.onMainQueue", onMainQueue: true)
 }
 
 /// Runs `body` on the main queue and waits for it; inline when already there.
