@@ -3,37 +3,65 @@
 public import Dispatch
 import Synchronization
 
-/// A token stored as a queue-specific value; its identity names one queue.
-private final class QueueIdentity: Sendable {}
+/// The queue-specific key under which a queue keeps its own identity key (looked up on that queue alone).
+private let identityKeyKey = DispatchSpecificKey<DispatchSpecificKey<Bool>>()
 
-private let identityKey = DispatchSpecificKey<QueueIdentity>()
-
-/// Serializes the first marking of a queue so two threads cannot give it two different tokens.
+/// Serializes the first marking of a queue so two threads cannot give it two different keys. Guards only
+/// libdispatch calls, never Swift state, so the Thread Sanitizer's blindness to `Mutex` on Linux does not matter.
 private let markingLock = Mutex<Void>(())
 
 extension DispatchQueue {
-    /// Whether the calling code is running on this queue.
+    /// Whether the calling code is running on this queue, or on a queue that targets it (directly or through a chain
+    /// of target queues).
     ///
-    /// Answers through queue-specific values, so it also holds inside a `sync` on this queue and on queues that
-    /// target this one, as long as those were never asked themselves. It is an optimisation hint with a firm
-    /// direction: it may give **false negatives** (running on a queue `A` that targets this queue, after `A.isCurrent`
-    /// was asked, reports `false` here), never **false positives**: `true` means this queue is running the caller.
+    /// Each queue is marked, on first use, with a key of its own; the answer looks that key up through the running
+    /// queue's target chain. So it is the same whatever was asked before, and a block on `child` (targeting `parent`)
+    /// is on both.
     ///
+    /// - Guarantee: no **false positives**: `true` means this queue (or one targeting it) is running the caller, so
+    ///   nothing else runs on this queue, if it is serial, until the caller returns. **False negatives** remain in two
+    ///   cases. Inside a `sync` on an unrelated queue libdispatch reports only that queue, so
+    ///   `thisQueue.sync { other.sync { thisQueue.isCurrent } }` is `false` (ExecKit's contexts keep a thread-local
+    ///   record to see through that; see `Exec.isCurrent`). And a global queue always answers `false`: every queue
+    ///   targets one, so "running on it" means nothing a caller could rely on.
     /// - Cost: two queue-specific look-ups (tens of nanoseconds); the first call on a queue also marks it.
     /// - Thread-safety: may be called from any thread.
     public var isCurrent: Bool {
-        let token = identityToken()
-        return DispatchQueue.getSpecific(key: identityKey) === token
+        currentness == .current
     }
 
-    /// The token marking this queue, set on first use.
-    private func identityToken() -> QueueIdentity {
-        if let token = getSpecific(key: identityKey) { return token }
+    /// Whether the caller runs on this queue, with global queues, for which there is no useful answer, told apart.
+    package var currentness: QueueCurrentness {
+        guard let key = identityKey else { return .globalQueue }
+        return DispatchQueue.getSpecific(key: key) != nil ? .current : .notCurrent
+    }
+
+    /// Whether this is one of libdispatch's global (root) queues; they are the only queues whose label starts with
+    /// `com.apple.root.`.
+    package var isGlobalQueue: Bool {
+        label.hasPrefix("com.apple.root.")
+    }
+
+    /// This queue's own key, created and set on first use; `nil` for global queues, which are never marked.
+    private var identityKey: DispatchSpecificKey<Bool>? {
+        if let key = getSpecific(key: identityKeyKey) { return key }
+        if isGlobalQueue { return nil }
         return markingLock.withLock { _ in
-            if let token = getSpecific(key: identityKey) { return token }
-            let token = QueueIdentity()
-            setSpecific(key: identityKey, value: token)
-            return token
+            if let key = getSpecific(key: identityKeyKey) { return key }
+            let key = DispatchSpecificKey<Bool>()
+            setSpecific(key: key, value: true)
+            setSpecific(key: identityKeyKey, value: key)
+            return key
         }
     }
+}
+
+/// The answer of ``Dispatch/DispatchQueue/currentness``.
+package enum QueueCurrentness: Sendable {
+    /// The queue, or a queue that targets it, runs the caller.
+    case current
+    /// It does not (or libdispatch cannot tell, inside a `sync` on an unrelated queue).
+    case notCurrent
+    /// The queue is a global queue: there is no useful answer.
+    case globalQueue
 }

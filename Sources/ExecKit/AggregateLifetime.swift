@@ -4,6 +4,8 @@
 ///
 /// Collect the timers and observations of one owner in it and they end when it is cancelled or released.
 ///
+/// - Release: cancelling releases the children (after cancelling them); a lifetime added after that is cancelled at
+///   once and not kept.
 /// - Thread-safety: all methods may be called from any thread. Children are cancelled outside the internal lock, so a
 ///   child's cancellation may safely touch the aggregate. Every call of ``cancel()`` cancels every child before it
 ///   returns, even while another thread is cancelling the same aggregate (children's `cancel()` is idempotent).
@@ -21,19 +23,17 @@ public final class AggregateLifetime: Lifetime {
     deinit { cancel() }
 
     /// Adds `lifetime`, to be cancelled with this aggregate. After the aggregate was cancelled, `lifetime` is
-    /// cancelled at once.
+    /// cancelled at once (before this returns) and not kept.
     public func add(_ lifetime: some Lifetime) {
         let isCancelled = state.withLock { state in
-            state.children.append(lifetime)
+            if !state.isCancelled { state.children.append(lifetime) }
             return state.isCancelled
         }
-        if isCancelled {
-            var late = lifetime
-            late.cancel()
-        }
+        if isCancelled { lifetime.cancel() }
     }
 
-    /// The number of lifetimes added so far.
+    /// The number of lifetimes the aggregate holds: those added before it was cancelled; zero once a `cancel()` has
+    /// returned.
     public var count: Int {
         state.withLock { $0.children.count }
     }
@@ -43,12 +43,15 @@ public final class AggregateLifetime: Lifetime {
         state.withLock { $0.isCancelled }
     }
 
-    /// Cancels every lifetime added so far, in the order they were added, and every one added from now on.
+    /// Cancels every lifetime added so far, in the order they were added, then releases them; every one added from
+    /// now on is cancelled as it is added.
     public func cancel() {
         let children = state.withLock { state in
             state.isCancelled = true
             return state.children
         }
-        for var child in children { child.cancel() }
+        for child in children { child.cancel() }
+        // Kept until now so that a concurrent call also cancels every child before it returns.
+        if !children.isEmpty { state.withLock { $0.children = [] } }
     }
 }

@@ -46,6 +46,9 @@ extension Exec {
         switch self {
         case .mainOrdered: MainOrderedQueue.enqueue(execute)
         case .custom(let context): context.invokeAsync(execute)
+        case .queue(let queue, .mutex):
+            // Recorded, so that a block that arrived this way and then waits on another queue still counts as inside.
+            queue.async { EnteredContexts.entering(queue, execute) }
         default: dispatchQueue.async(execute: execute)
         }
     }
@@ -59,8 +62,9 @@ extension Exec {
     ///
     /// - ``direct``, and the main-queue cases when already on the main queue: runs immediately (on ``mainOrdered``
     ///   this overtakes pending blocks, because waiting for them from the main queue could never end).
-    /// - A serial `.queue` that is already current: runs immediately, unless the type is ``ExecutionType/mutex``, which
-    ///   stops the program with a message (waiting would deadlock).
+    /// - A `.queue` that ``isCurrent``: runs immediately, even through `sync` calls on other queues made since
+    ///   entering it, unless the type is ``ExecutionType/mutex``, which stops the program with a message (a mutex is
+    ///   not re-entrant).
     /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {
@@ -74,19 +78,41 @@ extension Exec {
         case .custom(let context):
             return try context.invokeSync(execute)
         case .queue(let queue, let type):
-            // Only serial types ask whether they are already current: waiting on a concurrent queue from inside it
-            // cannot deadlock, and global queues should not be marked.
             switch type {
-            case .immediate, .concurrentAsync:
+            case .concurrentAsync:
+                // Waiting on a concurrent queue from inside it cannot deadlock, and global queues have no identity.
                 return try queue.sync(execute: execute)
+            case .immediate:
+                // Meant for concurrent queues (a global one included); on a serial queue the caller may already be
+                // inside, where waiting would deadlock and running inline is what "immediate" promises.
+                if Self.isKnownInside(queue) { return try execute() }
+                return try queue.sync { try EnteredContexts.entering(queue, execute) }
             case .mutex:
-                if queue.isCurrent { Self.reentrantMutexFailure(queue) }
-                return try queue.sync(execute: execute)
+                if Self.isInside(queue, as: type) { Self.reentrantMutexFailure(queue) }
+                return try queue.sync { try EnteredContexts.entering(queue, execute) }
             case .serialAsync, .conditionallyAsync:
-                if queue.isCurrent { return try execute() }
-                return try queue.sync(execute: execute)
+                if Self.isInside(queue, as: type) { return try execute() }
+                return try queue.sync { try EnteredContexts.entering(queue, execute) }
             }
         }
+    }
+
+    /// Whether this thread runs inside `queue`: on it (or a queue targeting it), or inside an ExecKit `sync` on it
+    /// with other `sync` calls in between.
+    ///
+    /// A global queue has no identity; with a serial `type` it is a misuse that stops the program with a message.
+    static func isInside(_ queue: DispatchQueue, as type: ExecutionType) -> Bool {
+        if EnteredContexts.contains(queue) { return true }
+        switch queue.currentness {
+        case .current: return true
+        case .notCurrent: return false
+        case .globalQueue: globalQueueMisuse(queue, type)
+        }
+    }
+
+    /// ``isInside(_:as:)`` for types that accept global queues, which answer `false`.
+    static func isKnownInside(_ queue: DispatchQueue) -> Bool {
+        EnteredContexts.contains(queue) || queue.currentness == .current
     }
 
     /// Everything but the inlined fast paths of ``invoke(_:)``.
@@ -108,7 +134,7 @@ extension Exec {
             case .serialAsync, .concurrentAsync:
                 queue.async(execute: execute)
             case .conditionallyAsync:
-                if queue.isCurrent { execute() } else { queue.async(execute: execute) }
+                if Self.isInside(queue, as: type) { execute() } else { queue.async(execute: execute) }
             case .mutex, .immediate:
                 invokeSync(execute)
             }
@@ -132,8 +158,17 @@ extension Exec {
 
     static func reentrantMutexFailure(_ queue: DispatchQueue) -> Never {
         fatalError(
-            "ExecKit: Exec.queue(\"\(queue.label)\", .mutex) was invoked from inside that same queue. "
-                + "It is a non-re-entrant mutex, so waiting would deadlock. Use invokeAsync, or a context whose type "
-                + "is re-entrant.")
+            "ExecKit: Exec.queue(\"\(queue.label)\", .mutex) (such as Exec.syncQueue()) was invoked from inside that "
+                + "same queue, directly or through sync calls on other queues. It is a non-re-entrant mutex, so "
+                + "waiting would deadlock. Use invokeAsync for nested work, or a re-entrant context such as "
+                + "Exec.asyncQueue(), whose invokeSync runs inline when already inside.")
+    }
+
+    static func globalQueueMisuse(_ queue: DispatchQueue, _ type: ExecutionType) -> Never {
+        fatalError(
+            "ExecKit: Exec.queue(\"\(queue.label)\", \(type)) gives a global queue a serial type. Global queues are "
+                + "concurrent and every queue targets one, so ExecKit cannot tell whether the caller is inside it. Use "
+                + ".utility (or another global case), Exec.queue(queue, .concurrentAsync), or a private serial queue "
+                + "such as Exec.asyncQueue().")
     }
 }

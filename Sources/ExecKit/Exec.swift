@@ -11,8 +11,8 @@
 /// the closure costs. Only ``custom(_:)`` goes through an existential. Callers that want to skip building a closure
 /// altogether can `switch context { case .direct: work() default: context.invoke { work() } }`.
 ///
-/// `Exec` is at most two words: ``custom(_:)`` is stored indirectly, so passing and switching on an `Exec` never
-/// copies an existential.
+/// `Exec` is one word (`MemoryLayout<Exec>.size == 8` on 64-bit platforms): ``custom(_:)`` and ``queue(_:_:)`` are
+/// stored indirectly, so passing and switching on an `Exec` never copies an existential.
 public enum Exec: ExecutionContext {
     /// Runs blocks on the calling thread, before `invoke` returns. Immediate, concurrent, re-entrant; costs a closure
     /// call. ``invokeAsync(_:)`` runs on a default-QoS global queue.
@@ -62,13 +62,21 @@ public enum Exec: ExecutionContext {
     /// - ``ExecutionType/serialAsync`` or ``ExecutionType/concurrentAsync``: `invoke` is `queue.async`.
     /// - ``ExecutionType/mutex``: `invoke` is `queue.sync` (the queue used as a lock). Invoking from inside the queue is
     ///   a programming error and stops the program with a message.
-    /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`; meant for concurrent queues (on a serial queue, invoking
-    ///   from inside it would deadlock: use `.mutex` or `.conditionallyAsync` there).
-    /// - ``ExecutionType/conditionallyAsync(_:)``: runs inline when already on the queue, else `queue.async`; the
-    ///   associated value is ignored and ``type`` reports the answer for the current caller.
+    /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`, or runs inline when the caller is already inside the
+    ///   queue; meant for concurrent queues, where it makes `invoke` wait for the block.
+    /// - ``ExecutionType/conditionallyAsync(_:)``: runs inline when already inside the queue, else `queue.async`. The
+    ///   associated value carries no meaning here: `.conditionallyAsync(true)` and `.conditionallyAsync(false)` make the
+    ///   same context, and ``type`` reports the answer for the current caller.
     ///
-    /// "Already on the queue" (asked only for the serial types) uses ``Dispatch/DispatchQueue/isCurrent``, which marks
-    /// the queue on first use; never give a global queue a serial type.
+    /// "Already inside the queue" is ``isCurrent``: on the queue or a queue that targets it, or inside an ExecKit
+    /// `invokeSync` on it with `sync` calls on other queues in between.
+    ///
+    /// - Precondition: a global queue takes ``ExecutionType/concurrentAsync`` or ``ExecutionType/immediate`` only.
+    ///   Given a serial type (``ExecutionType/serialAsync``, ``ExecutionType/mutex``,
+    ///   ``ExecutionType/conditionallyAsync(_:)``) it stops the program with a message at the first `invokeSync`,
+    ///   conditional `invoke` or ``isCurrent``: every queue targets a global queue, so no answer to "am I inside it?"
+    ///   could make it serial. A serial queue given ``ExecutionType/concurrentAsync`` is allowed (it is merely
+    ///   described as weaker than it is).
     indirect case queue(DispatchQueue, ExecutionType)
 
     /// What this context promises to the current caller.
@@ -84,8 +92,34 @@ public enum Exec: ExecutionContext {
         case .interactive, .user, .default, .utility, .background: return .concurrentAsync
         case .custom(let context): return context.type
         case .queue(let queue, let type):
-            if case .conditionallyAsync = type { return .conditionallyAsync(!queue.isCurrent) }
+            if case .conditionallyAsync = type { return .conditionallyAsync(!Self.isInside(queue, as: type)) }
             return type
+        }
+    }
+
+    /// Whether the caller is running in this context now.
+    ///
+    /// - ``direct``: always `true` (its blocks run wherever the caller is).
+    /// - ``main``, ``mainAsync``, ``mainOrdered``: ``Dispatch/DispatchQueue/isMainQueueCurrent``.
+    /// - The global-queue cases: `false`; every queue targets a global queue, so the question has no useful answer.
+    /// - ``queue(_:_:)``: on the queue or one that targets it, through any depth, or inside an ExecKit `invokeSync` on
+    ///   it (with other queues' `sync` calls in between); a global queue with a concurrent type answers `false`.
+    /// - ``custom(_:)``: the context's own ``ExecutionContext/isCurrent``.
+    ///
+    /// - Guarantee: never a false positive. The answer does not depend on what was asked before.
+    /// - Cost: `.direct` a constant; `.main` a thread-local read; `.queue` a thread-local read and two queue-specific
+    ///   look-ups.
+    public var isCurrent: Bool {
+        switch self {
+        case .direct: return true
+        case .main, .mainAsync, .mainOrdered: return DispatchQueue.isMainQueueCurrent
+        case .interactive, .user, .default, .utility, .background: return false
+        case .custom(let context): return context.isCurrent
+        case .queue(let queue, let type):
+            switch type {
+            case .immediate, .concurrentAsync: return Self.isKnownInside(queue)
+            case .mutex, .serialAsync, .conditionallyAsync: return Self.isInside(queue, as: type)
+            }
         }
     }
 }

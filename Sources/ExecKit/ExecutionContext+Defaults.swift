@@ -16,6 +16,10 @@ extension ExecutionContext {
         invoke { handler(value) }
     }
 
+    /// `false`: a context that does not say otherwise cannot know whether it runs the caller, and "unknown" must
+    /// answer `false`. Implement it when your context can tell (a queue you own, a thread you own, a lock you hold).
+    public var isCurrent: Bool { false }
+
     /// The current time: `DispatchTime.now()`.
     public func timestamp() -> DispatchTime {
         DispatchTime.now()

@@ -2,7 +2,8 @@
 
 // Default timers for any context: a Dispatch timer fires on a global queue, then `invoke`s the handler into the
 // context, where it checks for cancellation first. So on a serial context no handler starts after `cancel()` has
-// returned from inside that context, even if the firing was already on its way.
+// returned from inside that context, even if the firing was already on its way. At most one firing waits in the
+// context at a time (see `ContextTimerFiring`), so a context that was busy does not run missed ticks back to back.
 
 extension ExecutionContext {
     /// Calls `handler` once in this context after `interval`.
@@ -10,8 +11,9 @@ extension ExecutionContext {
     /// - Parameters:
     ///   - interval: How long from now; a negative interval fires as soon as possible.
     ///   - leeway: How late the system may fire to save power.
-    /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer. On a serial context, once
-    ///   `cancel()` has returned from inside the context, the handler never runs.
+    /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does the
+    ///   firing, once the handler has run. On a serial context, once `cancel()` has returned from inside the context,
+    ///   the handler never runs.
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -33,6 +35,8 @@ extension ExecutionContext {
     /// cancelled or released.
     ///
     /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    /// - Missed periods: at most one firing waits in the context at a time. While the context is busy (a serial
+    ///   context still running earlier work), later ticks are skipped, as a `DispatchSource` timer skips them.
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -67,38 +71,45 @@ extension ExecutionContext {
     }
 
     /// Calls `handler` in this context every `interval`, with no leeway.
-    public func periodicTimer(interval: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
-        periodicTimer(interval: interval, leeway: .zero, handler: handler)
+    ///
+    /// - Precondition: `interval` is positive; zero or negative stops the program with a message naming this call
+    ///   and the caller's file and line (`file` and `line` default to the call site).
+    public func periodicTimer(
+        interval: Duration,
+        handler: @escaping @Sendable () -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) -> any Lifetime {
+        requirePositivePeriod(interval, "periodicTimer(interval:handler:)", file: file, line: line)
+        return periodicTimer(interval: interval, leeway: .zero, handler: handler)
     }
 
     /// Calls `handler(parameter)` in this context every `interval`, with no leeway.
+    ///
+    /// - Precondition: `interval` is positive, as for ``periodicTimer(interval:handler:file:line:)``.
     public func periodicTimer<Parameter: Sendable>(
         parameter: Parameter,
         interval: Duration,
-        handler: @escaping @Sendable (Parameter) -> Void
+        handler: @escaping @Sendable (Parameter) -> Void,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> any Lifetime {
-        periodicTimer(parameter: parameter, interval: interval, leeway: .zero, handler: handler)
+        requirePositivePeriod(interval, "periodicTimer(parameter:interval:handler:)", file: file, line: line)
+        return periodicTimer(parameter: parameter, interval: interval, leeway: .zero, handler: handler)
     }
 
-    /// A Dispatch timer on a global queue whose firings `invoke` the handler into this context, where the handler
-    /// first checks that the timer was not cancelled meanwhile.
+    /// A Dispatch timer on a global queue whose firings `invoke` the handler into this context, one at a time, where
+    /// the handler first checks that the timer was not cancelled meanwhile.
     private func timerInvokingContext(
         interval: Duration,
         leeway: Duration,
         repeats: Bool,
         handler: @escaping @Sendable () -> Void
     ) -> any Lifetime {
-        let cancellation = TimerCancellation()
-        let fire: @Sendable () -> Void = {
-            self.invoke { if !cancellation.isCancelled { handler() } }
-        }
-        let (dispatchInterval, dispatchLeeway) = (DispatchTimeInterval(interval), DispatchTimeInterval(leeway))
-        let source =
-            repeats
-            ? DispatchSource.repeatingTimer(
-                interval: dispatchInterval, leeway: dispatchLeeway, queue: GlobalQueues.default, handler: fire)
-            : DispatchSource.singleTimer(
-                interval: dispatchInterval, leeway: dispatchLeeway, queue: GlobalQueues.default, handler: fire)
-        return DispatchTimerLifetime(source: source, cancellation: cancellation)
+        let slot = HandlerSlot(handler)
+        let firing = ContextTimerFiring(context: self, handler: slot, repeats: repeats)
+        return DispatchTimerLifetime(
+            interval: interval, leeway: leeway, repeats: repeats, queue: GlobalQueues.default, handler: slot
+        ) { firing.fire() }
     }
 }

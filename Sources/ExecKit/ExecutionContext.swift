@@ -4,12 +4,21 @@
 ///
 /// An asynchronous API takes a context so its caller decides where the callback runs. Implement the four required
 /// members (``type``, ``invoke(_:)``, ``invokeAsync(_:)``, ``invokeAndWait(_:)``) and everything else, the
-/// value-returning ``invokeSync(_:)``, timers and ``timestamp()``, comes from default implementations.
+/// value-returning ``invokeSync(_:)``, timers, ``timestamp()`` and ``isCurrent`` (`false` unless you know better),
+/// comes from default implementations.
 ///
 /// Conforming types must be safe to use from any thread.
 public protocol ExecutionContext: Sendable {
     /// What this context promises, as seen from the current caller; see ``ExecutionType``.
     var type: ExecutionType { get }
+
+    /// Whether code running now is running in this context: for a queue, on that queue; for a mutex, while this thread
+    /// holds it.
+    ///
+    /// The default implementation answers `false`. "Unknown" must answer `false`, never `true`: callers rely on `true`
+    /// to run work inline instead of hopping (and the Swift Concurrency bridge builds actor isolation checks on it), so
+    /// a false positive breaks mutual exclusion, while a false negative only costs a hop.
+    var isCurrent: Bool { get }
 
     /// Runs `execute` the way this context prefers: immediately or asynchronously, as ``type`` says.
     func invoke(_ execute: @escaping @Sendable () -> Void)

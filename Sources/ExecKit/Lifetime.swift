@@ -2,10 +2,17 @@
 
 /// A handle on something that runs until it is cancelled: a timer, an observation.
 ///
-/// Hold on to it for as long as the work should go on. ``cancel()`` is idempotent. Lifetimes that are reference types
-/// (every one ExecKit returns) also cancel when the last reference is released, so dropping the handle ends the
-/// work; the work never outlives an unreachable handle.
-public protocol Lifetime: Sendable {
-    /// Ends the work. Calling it again, or after the work finished on its own, does nothing.
-    mutating func cancel()
+/// Hold on to it for as long as the work should go on; a `let` is enough, because `cancel()` does not mutate the
+/// handle. Lifetimes are classes: releasing the last reference cancels too, so the work never outlives an unreachable
+/// handle.
+///
+/// - Release: whatever a lifetime holds to do its work (a handler, an observer block, a timer's parameter) is
+///   released as soon as it can never run again: when `cancel()` returns, when the handle is released, or when a
+///   one-shot timer has fired. A closure that captures its owner, whose owner holds the lifetime, therefore does not
+///   keep the owner alive after cancellation.
+/// - Thread-safety: `cancel()` may be called from any thread, any number of times.
+public protocol Lifetime: AnyObject, Sendable {
+    /// Ends the work and releases what the lifetime holds for it. Idempotent: calling it again, or after the work
+    /// finished on its own, does nothing. See each lifetime for what "ended" guarantees about a call already running.
+    func cancel()
 }

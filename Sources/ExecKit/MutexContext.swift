@@ -33,6 +33,12 @@ public final class MutexContext: ExecutionContext {
     /// ``ExecutionType/mutex``.
     public var type: ExecutionType { .mutex }
 
+    /// Whether the calling thread holds this context's lock: it is running one of this context's blocks, possibly
+    /// through calls into other contexts or queues since.
+    public var isCurrent: Bool {
+        owner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
     /// Runs `execute` under the lock before returning.
     public func invoke(_ execute: @escaping @Sendable () -> Void) {
         invokeSync(execute)
@@ -54,6 +60,7 @@ public final class MutexContext: ExecutionContext {
     ///   otherwise the program stops with a message.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         let me = ThreadIdentity.current
+        // Only this thread ever stores its own identity, so a relaxed load that sees it is not stale.
         if _slowPath(owner.load(ordering: .relaxed) == me) { Self.reentrantUseFailure() }
         return try mutex.sync {
             owner.store(me, ordering: .relaxed)
@@ -65,7 +72,8 @@ public final class MutexContext: ExecutionContext {
 
     private static func reentrantUseFailure() -> Never {
         fatalError(
-            "ExecKit: a MutexContext (such as Exec.direct.serialized()) was invoked from inside one of its own blocks. "
-                + "It is a non-re-entrant mutex, so waiting would deadlock; use invokeAsync for nested work.")
+            "ExecKit: a MutexContext (such as Exec.direct.serialized()) was invoked from inside one of its own blocks, "
+                + "directly or through calls into other contexts or queues. It is a non-re-entrant mutex, so waiting "
+                + "would deadlock; use invokeAsync for nested work, or check isCurrent first.")
     }
 }

@@ -31,6 +31,39 @@ import XCTest
         #expect(target.sync { child.isCurrent } == false)
     }
 
+    /// The answer must not depend on which queues were asked about before (it did when all queues shared one key).
+    @Test func theAnswerDoesNotDependOnWhatWasAskedBefore() {
+        let parent = DispatchQueue(label: "parent")
+        let child = DispatchQueue(label: "child", target: parent)
+        #expect(child.sync { (child.isCurrent, parent.isCurrent) } == (true, true))
+        #expect(child.sync { (parent.isCurrent, child.isCurrent) } == (true, true))
+        let freshParent = DispatchQueue(label: "fresh.parent")
+        let freshChild = DispatchQueue(label: "fresh.child", target: freshParent)
+        _ = freshChild.isCurrent  // asked first, from outside
+        #expect(freshChild.sync { freshParent.isCurrent })
+        #expect(freshParent.sync { freshChild.isCurrent } == false)
+    }
+
+    @Test func aThreeLevelHierarchyCountsAsEveryLevelAbove() {
+        let root = DispatchQueue(label: "root")
+        let middle = DispatchQueue(label: "middle", target: root)
+        let leaf = DispatchQueue(label: "leaf", target: middle)
+        let unrelated = DispatchQueue(label: "unrelated")
+        for _ in 0..<2 {  // twice: every queue has been asked about by the second round
+            #expect(leaf.sync { [leaf.isCurrent, middle.isCurrent, root.isCurrent] } == [true, true, true])
+            #expect(middle.sync { [leaf.isCurrent, middle.isCurrent, root.isCurrent] } == [false, true, true])
+            #expect(root.sync { [leaf.isCurrent, middle.isCurrent, root.isCurrent] } == [false, false, true])
+            #expect(leaf.sync { unrelated.isCurrent } == false)
+        }
+    }
+
+    @Test func aGlobalQueueIsNeverCurrent() {
+        let global = DispatchQueue.global(qos: .utility)
+        let ownQueue = DispatchQueue(label: "targets.utility", target: global)
+        #expect(ownQueue.sync { global.isCurrent } == false)
+        #expect(global.sync { global.isCurrent } == false)
+    }
+
     @Test func concurrentFirstUseMarksAQueueOnce() {
         let queue = DispatchQueue(label: "race")
         DispatchQueue.concurrentPerform(iterations: 16) { _ in _ = queue.isCurrent }

@@ -38,7 +38,7 @@ import Testing
         withExtendedLifetime((single, tagged)) {}
 
         let ticks = Recorder<Int>()
-        var periodic = context.periodicTimer(parameter: 5, interval: .milliseconds(1)) { value in ticks.record(value) }
+        let periodic = context.periodicTimer(parameter: 5, interval: .milliseconds(1)) { value in ticks.record(value) }
         #expect(ticks.wait(for: 3))
         periodic.cancel()
         #expect(ticks.recorded.prefix(3) == [5, 5, 5])

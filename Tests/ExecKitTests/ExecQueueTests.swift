@@ -121,13 +121,17 @@ import Testing
     ])
     func qosCasesRunOnTheMatchingGlobalQueue(context: Exec, qos: DispatchQoS.QoSClass) {
         #expect(context.type == .concurrentAsync)
+        #if os(Linux)
+        DispatchQueue.global(qos: qos).setSpecific(key: globalQueueMarkers[qos]!, value: true)
+        #endif
         let ran = Recorder<Bool>()
         let gate = DispatchSemaphore(value: 0)
         context.invoke {
             _ = gate.wait(timeout: .now() + 10)  // bounded: run inline by mistake, it must not hang the suite
             #if os(Linux)
-            // Linux's libdispatch lets a global queue carry a queue-specific marker, so identity can be checked.
-            ran.record(DispatchQueue.global(qos: qos).isCurrent)
+            // Linux's libdispatch lets a global queue carry a queue-specific value, so the test marks it itself
+            // (DispatchQueue.isCurrent answers `false` for global queues: every queue targets one).
+            ran.record(DispatchQueue.getSpecific(key: globalQueueMarkers[qos]!) == true)
             #else
             ran.record(true)
             #endif
@@ -138,3 +142,9 @@ import Testing
         #expect(ran.recorded == [true])
     }
 }
+
+/// The keys under which `qosCasesRunOnTheMatchingGlobalQueue` marks each global queue, one per QoS: the cases run in
+/// parallel, and two QoS classes may share one global queue.
+private let globalQueueMarkers: [DispatchQoS.QoSClass: DispatchSpecificKey<Bool>] = [
+    .userInteractive: .init(), .userInitiated: .init(), .default: .init(), .utility: .init(), .background: .init(),
+]

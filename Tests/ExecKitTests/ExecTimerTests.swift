@@ -36,7 +36,7 @@ import Testing
         let fired = Recorder<String>()
         let single = Exec.default.singleTimer(parameter: "once", interval: .milliseconds(1)) { fired.record($0) }
         #expect(fired.wait())
-        var periodic = Exec.default.periodicTimer(parameter: "tick", interval: .milliseconds(1)) { fired.record($0) }
+        let periodic = Exec.default.periodicTimer(parameter: "tick", interval: .milliseconds(1)) { fired.record($0) }
         #expect(fired.wait(for: 2))
         periodic.cancel()
         #expect(fired.recorded.prefix(3) == ["once", "tick", "tick"])
@@ -47,7 +47,7 @@ import Testing
         let context = Exec.asyncQueue()
         guard case .queue(let queue, _) = context else { return }
         let ticks = Recorder<Bool>()
-        var lifetime = context.periodicTimer(interval: .milliseconds(2)) { ticks.record(queue.isCurrent) }
+        let lifetime = context.periodicTimer(interval: .milliseconds(2)) { ticks.record(queue.isCurrent) }
         #expect(ticks.wait(for: 3))
         lifetime.cancel()
         #expect(ticks.recorded.allSatisfy { $0 })
@@ -84,14 +84,14 @@ import Testing
     @Test func aFiringQueuedInACustomContextBeforeCancelIsDropped() {
         let context = ManualSerialContext()
         let fired = Flag()
-        var single = context.singleTimer(interval: .milliseconds(1)) { fired.set() }
+        let single = context.singleTimer(interval: .milliseconds(1)) { fired.set() }
         #expect(context.waitForArrival(), "the firing must reach the context")
         single.cancel()
         #expect(context.runPending() == 1)
         #expect(!fired.isSet)
 
         let ticks = Recorder<Int>()
-        var periodic = context.periodicTimer(parameter: 1, interval: .milliseconds(1)) { ticks.record($0) }
+        let periodic = context.periodicTimer(parameter: 1, interval: .milliseconds(1)) { ticks.record($0) }
         #expect(context.waitForArrival())
         context.runPending()
         #expect(ticks.recorded.count >= 1, "a firing that is not cancelled runs")
@@ -116,7 +116,7 @@ import Testing
 
     @Test func cancelIsIdempotent() {
         let fired = Recorder<Bool>()
-        var lifetime = Exec.utility.singleTimer(interval: .milliseconds(10)) { fired.record(true) }
+        let lifetime = Exec.utility.singleTimer(interval: .milliseconds(10)) { fired.record(true) }
         lifetime.cancel()
         lifetime.cancel()
         #expect(fired.wait(timeout: 0.1) == false)
@@ -139,13 +139,13 @@ import Testing
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.main.periodicTimer(interval: .zero) {}
         }
-        #expect(exit1.standardErrorText.contains("periodicTimer(interval:leeway:handler:) needs a positive interval"))
+        #expect(exit1.standardErrorText.contains("periodicTimer(interval:handler:) needs a positive interval"))
         let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.periodicTimer(parameter: 1, interval: .milliseconds(-5)) { _ in }
         }
         #expect(
             exit2.standardErrorText.contains(
-                "periodicTimer(parameter:interval:leeway:handler:) needs a positive interval"))
+                "periodicTimer(parameter:interval:handler:) needs a positive interval"))
         let exit3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MinimalSerialContext().periodicTimer(interval: .zero, leeway: .zero) {}
         }

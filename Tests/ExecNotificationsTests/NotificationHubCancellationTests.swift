@@ -8,7 +8,7 @@ final class NotificationHubCancellationTests: XCTestCase {
     func testCancelStopsDirectDeliveryAndRemovesTheObserver() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
-        var observation = hub.addObserver(for: .number) { received.append($0) }
+        let observation = hub.addObserver(for: .number) { received.append($0) }
         hub.post(.number, payload: 1)
         observation.cancel()
         hub.post(.number, payload: 2)
@@ -35,7 +35,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         let gate = DispatchSemaphore(value: 0)
         queue.async { waitOrFail(gate) }
         let received = Recorder<Int>()
-        var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
+        let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { received.append($0) }
         for value in 1...3 { hub.post(.number, payload: value) }  // queued behind the gate
         observation.cancel()
         gate.signal()
@@ -61,7 +61,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "the first delivery did not start")
         let cancelReturned = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            var observation = observation
+            let observation = observation
             observation.cancel()
             cancelReturned.signal()
         }
@@ -87,7 +87,7 @@ final class NotificationHubCancellationTests: XCTestCase {
                 inside.signal()
                 // Both blocks run at once before either cancels the other.
                 if bothInside.wait(timeout: .now() + 10) == .timedOut { timedOut.set() }
-                if var lifetime = lifetimes.withLock({ $0[other] }) { lifetime.cancel() }
+                if let lifetime = lifetimes.withLock({ $0[other] }) { lifetime.cancel() }
                 done.signal()
             }
         }
@@ -117,7 +117,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         let holder = LockedBox<(any Lifetime)?>(nil)
         let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { value in
             received.append(value)
-            if var observation = holder.withLock({ $0 }) { observation.cancel() }  // would deadlock if it waited
+            if let observation = holder.withLock({ $0 }) { observation.cancel() }  // would deadlock if it waited
         }
         holder.withLock { $0 = observation }
         queue.sync {
@@ -135,7 +135,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         let observation = hub.addObserver(for: .number) { _ in received.increment() }
         let cancelled = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {  // not `sync`, which would run the block on this thread
-            var observation = observation
+            let observation = observation
             observation.cancel()
             cancelled.signal()
         }

@@ -21,7 +21,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
                 for value in 0..<postsEach { hub.post(.number, payload: value) }
             } else {
                 for round in 0..<500 {
-                    var lifetime = hub.addObserver(for: .number, context: round % 2 == 0 ? .direct : .default) { _ in }
+                    let lifetime = hub.addObserver(for: .number, context: round % 2 == 0 ? .direct : .default) { _ in }
                     if round % 3 == 0 { hub.post(.number, payload: -1) }
                     lifetime.cancel()
                 }
@@ -40,7 +40,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
             let hub = NotificationHub()
             let queue = DispatchQueue(label: "test.race")
             let calls = Counter()
-            var observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { _ in
+            let observation = hub.addObserver(for: .number, context: .queue(queue, .serialAsync)) { _ in
                 calls.increment()
             }
             let poster = DispatchQueue(label: "test.poster")
@@ -112,7 +112,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
             } else {
                 for _ in 0..<1_500 {
                     let touched = Counter()  // released with the observer; a late call would touch freed memory
-                    var lifetime = hub.addObserver(for: .number) { _ in
+                    let lifetime = hub.addObserver(for: .number) { _ in
                         touched.increment(); calls.increment()
                     }
                     hub.post(.number, payload: -1)

@@ -9,7 +9,7 @@ final class NotificationHubLifetimeTests: XCTestCase {
         var hub: NotificationHub? = NotificationHub()
         weak var weakHub: AnyObject?  // assigned apart, so Swift 6.0 (no `weak let`) and 6.3 (no warning) agree
         weakHub = hub
-        var observation = hub!.addObserver(for: .number) { _ in }
+        let observation = hub!.addObserver(for: .number) { _ in }
         hub = nil
         XCTAssertNil(weakHub)
         observation.cancel()  // outliving the hub is harmless

@@ -40,7 +40,7 @@ final class NotificationHubReentrancyTests: XCTestCase {
         let first = hub.addObserver(for: .number) { _ in
             calls.append("first")
             for key in ["first", "second"] {
-                if var lifetime = lifetimes.withLock({ $0[key] }) { lifetime.cancel() }
+                if let lifetime = lifetimes.withLock({ $0[key] }) { lifetime.cancel() }
             }
         }
         let second = hub.addObserver(for: .number) { _ in calls.append("second") }

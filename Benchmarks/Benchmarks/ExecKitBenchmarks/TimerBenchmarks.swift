@@ -18,7 +18,7 @@ func registerTimerBenchmarks() {
     Benchmark("Exec.singleTimer.scheduleCancel", configuration: Suite.configuration(scalingFactor: .kilo)) {
         benchmark in
         for _ in benchmark.scaledIterations {
-            var timer = context.singleTimer(interval: farAway, leeway: .zero) {}
+            let timer = context.singleTimer(interval: farAway, leeway: .zero) {}
             timer.cancel()
         }
     }

@@ -9,6 +9,8 @@ struct AsyncForwardingContext: ExecutionContext {
 
     var type: ExecutionType { wrapped.type.isConcurrent ? .concurrentAsync : .serialAsync }
 
+    var isCurrent: Bool { wrapped.isCurrent }
+
     func invoke(_ execute: @escaping @Sendable () -> Void) { wrapped.invokeAsync(execute) }
 
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { wrapped.invokeAsync(execute) }

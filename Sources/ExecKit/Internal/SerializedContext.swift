@@ -20,6 +20,9 @@ final class SerializedContext: ExecutionContext {
 
     var type: ExecutionType { .serialAsync }
 
+    /// Whether this thread is running the drain, and so one of this context's blocks.
+    var isCurrent: Bool { drainingThread.load(ordering: .relaxed) == ThreadIdentity.current }
+
     func invoke(_ execute: @escaping @Sendable () -> Void) {
         let startDrain = state.withLock { state in
             state.pending.append(execute)
@@ -32,7 +35,7 @@ final class SerializedContext: ExecutionContext {
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
 
     func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
-        if drainingThread.load(ordering: .relaxed) == ThreadIdentity.current {
+        if isCurrent {
             execute()  // already inside this context: waiting for the queue would wait for ourselves
             return
         }

@@ -30,10 +30,7 @@ extension NotificationHub {
             context: .direct,
             onHubGone: { continuation.finish() }
         ) { continuation.yield($0) }
-        continuation.onTermination = { _ in
-            var observation = observation
-            observation.cancel()
-        }
+        continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
 }

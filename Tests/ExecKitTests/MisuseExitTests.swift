@@ -1,0 +1,111 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Testing
+
+/// Every misuse stops the program with ExecKit's message, naming the context and what to use instead, including
+/// when another queue's `sync` stands between the two entries (libdispatch's own trap prints nothing useful).
+@Suite struct MisuseExitTests {
+    static let syncQueueMessage = "was invoked from inside that same queue, directly or through sync calls"
+    static let mutexContextMessage = "a MutexContext (such as Exec.direct.serialized()) was invoked from inside"
+
+    @Test func reenteringASyncQueueThroughAnotherQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let lock = Exec.syncQueue(label: "the.lock")
+            let other = DispatchQueue(label: "other")
+            lock.invokeSync { other.sync { lock.invokeSync {} } }
+        }
+        #expect(result.standardErrorText.contains(Self.syncQueueMessage))
+        #expect(result.standardErrorText.contains("the.lock"))
+        #expect(result.standardErrorText.contains("Use invokeAsync"))
+    }
+
+    @Test func reenteringASyncQueueFromAnAsyncBlockThroughAnotherQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let lock = Exec.syncQueue(label: "the.lock")
+            let other = DispatchQueue(label: "other")
+            let done = DispatchSemaphore(value: 0)
+            lock.invokeAsync {
+                other.sync { lock.invoke {} }; done.signal()
+            }
+            _ = done.wait(timeout: .now() + 10)  // reached only if the misuse went unnoticed
+        }
+        #expect(result.standardErrorText.contains(Self.syncQueueMessage))
+    }
+
+    @Test func reenteringASyncQueueFromItsOwnTimerThroughAnotherQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let lock = Exec.syncQueue(label: "the.lock")
+            let other = DispatchQueue(label: "other")
+            let done = DispatchSemaphore(value: 0)
+            let timer = lock.singleTimer(interval: .milliseconds(1)) {
+                other.sync { lock.invoke {} }; done.signal()
+            }
+            _ = done.wait(timeout: .now() + 10)
+            withExtendedLifetime(timer) {}
+        }
+        #expect(result.standardErrorText.contains(Self.syncQueueMessage))
+    }
+
+    @Test func aMutexQueueEnteredThroughAChildQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let parent = DispatchQueue(label: "parent.lock")
+            let child = DispatchQueue(label: "child", target: parent)
+            child.sync { Exec.queue(parent, .mutex).invoke {} }
+        }
+        #expect(result.standardErrorText.contains(Self.syncQueueMessage))
+        #expect(result.standardErrorText.contains("parent.lock"))
+    }
+
+    @Test func reenteringAMutexContextStops() async {
+        let direct = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = Exec.direct.serialized()
+            context.invokeSync { context.invoke {} }
+        }
+        #expect(direct.standardErrorText.contains(Self.mutexContextMessage))
+        #expect(direct.standardErrorText.contains("use invokeAsync"))
+        let throughAnotherQueue = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = Exec.direct.serialized()
+            context.invokeSync { DispatchQueue(label: "other").sync { context.invoke {} } }
+        }
+        #expect(throughAnotherQueue.standardErrorText.contains(Self.mutexContextMessage))
+    }
+
+    @Test func reenteringASerializedImmediateContextThroughAnotherQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = Exec.custom(CountingImmediateContext()).serialized()
+            context.invokeSync { DispatchQueue(label: "other").sync { context.invokeSync {} } }
+        }
+        #expect(result.standardErrorText.contains(Self.mutexContextMessage))
+    }
+
+    @Test func aGlobalQueueWithASerialTypeStops() async {
+        let asSerial = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.queue(.global(qos: .utility), .serialAsync).invokeSync { 1 }
+        }
+        #expect(asSerial.standardErrorText.contains("gives a global queue a serial type"))
+        #expect(asSerial.standardErrorText.contains("com.apple.root.utility-qos"))
+        let asMutex = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Exec.queue(.global(), .mutex).invoke {}
+        }
+        #expect(asMutex.standardErrorText.contains("gives a global queue a serial type"))
+        let asConditional = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.queue(.global(), .conditionallyAsync(false)).isCurrent
+        }
+        #expect(asConditional.standardErrorText.contains("gives a global queue a serial type"))
+    }
+
+    @Test func aNonPositivePeriodNamesTheCallAndWhereItWasMade() async {
+        let plain = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.utility.periodicTimer(interval: .zero) {}
+        }
+        #expect(plain.standardErrorText.contains("periodicTimer(interval:handler:) needs a positive interval"))
+        #expect(plain.standardErrorText.contains("MisuseExitTests.swift"))
+        let withParameter = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.custom(MinimalSerialContext()).periodicTimer(parameter: 1, interval: .seconds(-1)) { _ in }
+        }
+        #expect(
+            withParameter.standardErrorText.contains(
+                "periodicTimer(parameter:interval:handler:) needs a positive interval"))
+    }
+}
