@@ -7,8 +7,8 @@
 /// value-returning ``invokeSync(_:)``, timers, ``timestamp()`` and ``isCurrent`` (`false` unless you know better),
 /// comes from default implementations.
 ///
-/// Conforming types must be safe to use from any thread.
-public protocol ExecutionContext: Sendable {
+/// Conforming types must be safe to use from any thread. Every context is also a ``TaskLauncher`` whose tasks run in it.
+public protocol ExecutionContext: TaskLauncher {
     /// What this context promises, as seen from the current caller; see ``ExecutionType``.
     var type: ExecutionType { get }
 
@@ -66,4 +66,17 @@ public protocol ExecutionContext: Sendable {
 
     /// The current time as this context sees it; a virtual-time test context answers with its virtual clock.
     func timestamp() -> DispatchTime
+
+    /// A `TaskExecutor` that runs a task's jobs in this context, through ``invokeAsync(_:)``.
+    ///
+    /// The default implementation makes a new executor, which keeps this context alive, on every access. Implement it
+    /// to hand out one shared executor instead.
+    var taskExecutor: any TaskExecutor { get }
+
+    /// The `SerialExecutor` of this context, for an actor that should run in it; only serial contexts have one.
+    ///
+    /// The default implementation stops the program with a message: an `UnownedSerialExecutor` does not keep its
+    /// executor alive, so only the context can own it. A context backed by a private queue can return
+    /// `Exec.queue(queue, .serialAsync).unownedSerialExecutor`, which that queue keeps alive.
+    var unownedSerialExecutor: UnownedSerialExecutor { get }
 }

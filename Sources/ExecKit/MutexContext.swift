@@ -18,6 +18,7 @@ public final class MutexContext: ExecutionContext {
     private let wrapped: (any ExecutionContext)?
     /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted.
     private let asyncQueue: DispatchQueue
+    private let serialExecutor = OwnedSerialExecutor()
 
     /// Creates a context that runs blocks on the calling thread under a new mutex.
     public convenience init() { self.init(wrapped: nil) }
@@ -37,6 +38,18 @@ public final class MutexContext: ExecutionContext {
     /// through calls into other contexts or queues since.
     public var isCurrent: Bool {
         owner.load(ordering: .relaxed) == ThreadIdentity.current
+    }
+
+    /// A serial executor whose jobs run under this context's lock, queued through ``invokeAsync(_:)`` (never inline),
+    /// so an actor can run on it. Made on first use and kept for the context's whole life.
+    public var unownedSerialExecutor: UnownedSerialExecutor {
+        serialExecutor.get {
+            ContextSerialExecutor(
+                submit: { [unowned self] run in invokeAsync(run) },
+                isCurrent: { [unowned self] in isCurrent },
+                name: { "a MutexContext" }
+            )
+        }
     }
 
     /// Runs `execute` under the lock before returning.

@@ -27,6 +27,25 @@ final class ExecMainXCTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    /// On thread 1 too, a `.main` callback is isolated to `MainActor` (`assumeIsolated` would stop the process).
+    func testMainCallbackFromAWorkerIsMainActorIsolated() {
+        let done = expectation(description: "ran on main")
+        DispatchQueue.global().async {
+            Exec.main.invoke {
+                XCTAssertTrue(MainActor.assumeIsolated { Exec.main.isCurrent })
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    @MainActor func testMainActorCodeIsOnMain() {
+        let ran = Flag()
+        Exec.main.invoke { ran.set() }
+        XCTAssertTrue(ran.isSet)
+        XCTAssertTrue(Exec.main.isCurrent)
+    }
+
     func testInvokeWithValueOnMainIsImmediateOnTheMainQueue() {
         let received = Recorder<Int>()
         Exec.main.invoke({ received.record($0) }, with: 3)

@@ -11,6 +11,8 @@ struct AsyncForwardingContext: ExecutionContext {
 
     var isCurrent: Bool { wrapped.isCurrent }
 
+    var unownedSerialExecutor: UnownedSerialExecutor { wrapped.unownedSerialExecutor }
+
     func invoke(_ execute: @escaping @Sendable () -> Void) { wrapped.invokeAsync(execute) }
 
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { wrapped.invokeAsync(execute) }

@@ -16,7 +16,20 @@ final class SerializedContext: ExecutionContext {
         var isDraining = false
     }
 
+    private let serialExecutor = OwnedSerialExecutor()
+
     init(wrapping context: any ExecutionContext) { wrapped = context }
+
+    /// A serial executor whose jobs join this context's FIFO; made on first use and kept for the context's life.
+    var unownedSerialExecutor: UnownedSerialExecutor {
+        serialExecutor.get {
+            ContextSerialExecutor(
+                submit: { [unowned self] run in invokeAsync(run) },
+                isCurrent: { [unowned self] in isCurrent },
+                name: { [wrapped] in "a serialized \(Swift.type(of: wrapped))" }
+            )
+        }
+    }
 
     var type: ExecutionType { .serialAsync }
 

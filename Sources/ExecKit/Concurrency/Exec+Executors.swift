@@ -1,0 +1,66 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension Exec {
+    /// A `TaskExecutor` that runs a task's jobs in this context:
+    /// `Task(executorPreference: Exec.utility.taskExecutor) { … }` runs the task on the utility queue, before and after
+    /// every suspension, and so do its child tasks and `async let`s.
+    ///
+    /// Jobs always go through the asynchronous path (``invokeAsync(_:)``), never inline: on ``direct`` they run on a
+    /// default-QoS global queue, on ``main`` on the main queue (queued), on a ``queue(_:_:)`` on that queue.
+    ///
+    /// - Identity and lifetime: the global and main cases return one shared executor each, with no allocation per
+    ///   access; a `.queue` returns the executor its queue keeps (the same object for the queue's whole life); a
+    ///   ``custom(_:)`` context answers for itself.
+    /// - Cost per job: one closure allocation, plus the context's `invokeAsync`.
+    public var taskExecutor: any TaskExecutor {
+        switch self {
+        case .direct, .default: return SharedExecutors.default
+        case .main, .mainAsync: return SharedExecutors.main
+        case .mainOrdered: return SharedExecutors.mainOrdered
+        case .interactive: return SharedExecutors.userInteractive
+        case .user: return SharedExecutors.userInitiated
+        case .utility: return SharedExecutors.utility
+        case .background: return SharedExecutors.background
+        case .custom(let context): return context.taskExecutor
+        case .queue(let queue, _):
+            if queue.isGlobalQueue { return ContextTaskExecutor(context: self) }  // global queues keep no values
+            return QueueExecutors.of(queue).taskExecutor
+        }
+    }
+
+    /// The `SerialExecutor` of a serial context, for an actor that should run in it:
+    ///
+    /// ```swift
+    /// actor Store {
+    ///     let context = Exec.asyncQueue()
+    ///     nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
+    /// }
+    /// ```
+    ///
+    /// - ``main``, ``mainAsync``, ``mainOrdered``: the main actor's own executor, so an actor on `.main` is isolated
+    ///   with `MainActor`.
+    /// - A serial ``queue(_:_:)`` (``asyncQueue(label:qos:)``, ``syncQueue(label:qos:)``, a `.serialAsync` or
+    ///   `.conditionallyAsync` queue): an executor kept by the queue, the same on every access. Jobs run on the queue
+    ///   through `async`; `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
+    /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
+    ///
+    /// - Lifetime: the executor lives as long as the queue or context object it belongs to. Keep the context (as the
+    ///   example does) for as long as the actor lives; an `UnownedSerialExecutor` does not keep anything alive.
+    /// - Precondition: the context is serial. A concurrent context (``direct``, the global-queue cases, a
+    ///   `.concurrentAsync` or `.immediate` queue) stops the program with a message suggesting ``serialized()``.
+    public var unownedSerialExecutor: UnownedSerialExecutor {
+        switch self {
+        case .main, .mainAsync, .mainOrdered:
+            return MainActor.sharedUnownedExecutor
+        case .custom(let context):
+            return context.unownedSerialExecutor
+        case .queue(let queue, let type) where type.isSerial:
+            if queue.isGlobalQueue { Self.globalQueueMisuse(queue, type) }
+            return QueueExecutors.of(queue).serialExecutor.asUnownedSerialExecutor()
+        case .direct, .interactive, .user, .default, .utility, .background, .queue:
+            fatalError(
+                "ExecKit: \(self) is concurrent, so it cannot be an actor's executor (an actor runs one job at a "
+                    + "time). Use a serial context: \(self).serialized(), Exec.asyncQueue() or .main.")
+        }
+    }
+}

@@ -1,0 +1,22 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension ExecutionContext {
+    /// A new `TaskExecutor` that runs every job through this context's ``invokeAsync(_:)``, keeping the context alive.
+    ///
+    /// - Cost: one allocation per access, and one closure allocation per job.
+    public var taskExecutor: any TaskExecutor {
+        ContextTaskExecutor(context: self)
+    }
+
+    /// Stops the program with a message: this context does not provide a serial executor.
+    ///
+    /// Implement it in a serial context of your own; see ``ExecutionContext/unownedSerialExecutor``.
+    public var unownedSerialExecutor: UnownedSerialExecutor {
+        fatalError(
+            "ExecKit: \(Self.self) has no serial executor. "
+                + (type.isSerial
+                    ? "Implement unownedSerialExecutor: keep the executor in the context (a context on a private "
+                        + "queue can return Exec.queue(queue, .serialAsync).unownedSerialExecutor)."
+                    : "It is concurrent; an actor needs a serial context, such as Exec.custom(context).serialized()."))
+    }
+}

@@ -1,0 +1,149 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The seeds' `SafeArray`: an actor whose `append` logs "will", works without suspending, then logs "did". On a
+/// serial executor two appends never interleave; on an executor that runs jobs inline on whatever thread enqueues
+/// them, they do: that is what the executor guarantees.
+actor SafeArray {
+    private let executor: UnownedSerialExecutor
+    private(set) var items: [Int] = []
+    let log = LockedBox<[String]>([])
+
+    init(executor: UnownedSerialExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+
+    func append(_ item: Int) {
+        log.withLock { $0.append("will \(item)") }
+        usleep(2_000)  // work that does not suspend: nothing else may run on this actor meanwhile
+        items.append(item)
+        log.withLock { $0.append("did \(item)") }
+    }
+}
+
+/// Whether every "will n" is directly followed by "did n".
+func neverInterleaves(_ log: [String]) -> Bool {
+    stride(from: 0, to: log.count, by: 2).allSatisfy { index in
+        index + 1 < log.count && log[index + 1] == log[index].replacingOccurrences(of: "will", with: "did")
+    }
+}
+
+/// Runs each job on the thread that enqueues it, at once: no mutual exclusion at all.
+final class NaiveInlineExecutor: SerialExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        UnownedJob(job).runSynchronously(on: asUnownedSerialExecutor())
+    }
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}
+
+@Suite struct ActorExecutorTests {
+    static func appendConcurrently(to array: SafeArray) async {
+        await withTaskGroup(of: Void.self) { group in
+            for item in 0..<10 { group.addTask { await array.append(item) } }
+        }
+    }
+
+    @Test func anActorOnASerialContextNeverInterleaves() async {
+        let context = Exec.asyncQueue()
+        let array = SafeArray(executor: context.unownedSerialExecutor)
+        await Self.appendConcurrently(to: array)
+        #expect(await array.items.sorted() == Array(0..<10))
+        #expect(neverInterleaves(array.log.withLock { $0 }), "\(array.log.withLock { $0 })")
+        withExtendedLifetime(context) {}
+    }
+
+    @Test func theSameActorOnANaiveExecutorInterleaves() async {
+        let naive = NaiveInlineExecutor()
+        var interleaved = false
+        for _ in 0..<5 where !interleaved {  // a few rounds: the two cores must actually overlap once
+            let array = SafeArray(executor: naive.asUnownedSerialExecutor())
+            await Self.appendConcurrently(to: array)
+            interleaved = !neverInterleaves(array.log.withLock { $0 })
+        }
+        withExtendedLifetime(naive) {}
+        #expect(interleaved, "without a serial executor the appends should overlap")
+    }
+
+    @Test func everySerialContextKindIsAnActorExecutor() async {
+        for context in [
+            Exec.asyncQueue(), .syncQueue(), .direct.serialized(), .utility.serialized(),
+            .custom(ConcurrentTestContext()).serialized(),
+        ] {
+            let array = SafeArray(executor: context.unownedSerialExecutor)
+            await Self.appendConcurrently(to: array)
+            #expect(neverInterleaves(array.log.withLock { $0 }), "\(context)")
+            #expect(await array.items.count == 10)
+            withExtendedLifetime(context) {}
+        }
+    }
+
+    @Test func theExecutorBelongsToTheContext() {
+        let context = Exec.asyncQueue()
+        #expect(same(context.unownedSerialExecutor, context.unownedSerialExecutor))
+        let serialized = Exec.direct.serialized()
+        #expect(same(serialized.unownedSerialExecutor, serialized.unownedSerialExecutor))
+        #expect(same(Exec.main.unownedSerialExecutor, MainActor.sharedUnownedExecutor))
+        #expect(!same(Exec.asyncQueue().unownedSerialExecutor, context.unownedSerialExecutor))
+    }
+
+    /// A callback the context runs outside any task may still assume the actor's isolation: it is on the queue.
+    @Test func assumeIsolatedSucceedsInCallbacksOnTheActorsContext() async {
+        let context = Exec.asyncQueue()
+        let counter = Counter(context: context)
+        let counted = await withCheckedContinuation { continuation in
+            context.invoke {
+                let value = counter.assumeIsolated { counter in
+                    counter.count += 1
+                    return counter.count
+                }
+                continuation.resume(returning: value)
+            }
+        }
+        #expect(counted == 1)
+        #expect(await counter.count == 1)
+    }
+
+    @Test func anActorOnMainIsIsolatedWithTheMainActor() async {
+        let onMain = MainBound()
+        #expect(await onMain.runsOnTheMainActor())
+    }
+
+    @Test func aConcurrentContextHasNoSerialExecutor() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.utility.unownedSerialExecutor
+        }
+        #expect(result.standardErrorText.contains("is concurrent, so it cannot be an actor's executor"))
+        let custom = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = MinimalSerialContext().unownedSerialExecutor
+        }
+        #expect(custom.standardErrorText.contains("MinimalSerialContext has no serial executor"))
+    }
+}
+
+/// Whether two unowned executors refer to the same executor (the type is not `Equatable`).
+func same(_ lhs: UnownedSerialExecutor, _ rhs: UnownedSerialExecutor) -> Bool {
+    withUnsafeBytes(of: lhs) { lhs in withUnsafeBytes(of: rhs) { rhs in lhs.elementsEqual(rhs) } }
+}
+
+actor Counter {
+    let context: Exec
+    var count = 0
+    init(context: Exec) { self.context = context }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
+}
+
+actor MainBound {
+    nonisolated var unownedExecutor: UnownedSerialExecutor { Exec.main.unownedSerialExecutor }
+
+    func runsOnTheMainActor() -> Bool {
+        MainActor.assumeIsolated { Exec.main.isCurrent }  // would stop the test if not isolated to MainActor
+    }
+}

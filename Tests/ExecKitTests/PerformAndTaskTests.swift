@@ -1,0 +1,84 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Testing
+
+@Suite struct PerformAndTaskTests {
+    @Test func performReturnsTheValueFromInsideTheContext() async {
+        let context = Exec.asyncQueue()
+        #expect(await context.perform { context.isCurrent })
+        let lock = Exec.syncQueue()
+        #expect(await lock.perform { lock.isCurrent })
+        let custom = MinimalSerialContext()
+        #expect(await custom.perform { custom.queue.isCurrent })
+    }
+
+    @Test func performThrowsTheBlocksError() async {
+        await #expect(throws: TestError.self) {
+            try await Exec.utility.perform { () throws(TestError) -> Int in throw TestError() }
+        }
+        await #expect(throws: TestError.self) {
+            try await MinimalSerialContext().perform { () throws(TestError) -> Int in throw TestError() }
+        }
+    }
+
+    @Test func performOnDirectRunsInlineWithoutSuspending() async {
+        let caller = ThreadID.current
+        #expect(await Exec.direct.perform { ThreadID.current } == caller)
+    }
+
+    /// Inline means no hop: the block runs before main-queue work queued earlier, which could only run if the caller
+    /// suspended.
+    @Test @MainActor func performOnMainFromTheMainActorRunsInline() async {
+        let order = Recorder<String>()
+        DispatchQueue.main.async { order.record("queued earlier") }
+        let value = await Exec.main.perform {
+            order.record("perform")
+            return 7
+        }
+        #expect(value == 7)
+        #expect(order.recorded == ["perform"])
+        // From elsewhere it hops onto the main queue.
+        #expect(await Task.detached { await Exec.main.perform { DispatchQueue.isMainQueueCurrent } }.value)
+    }
+
+    /// A cancelled caller still waits for the block it submitted, which runs: documented.
+    @Test func performRunsTheBlockEvenWhenTheCallerIsCancelled() async {
+        let gate = DispatchSemaphore(value: 0)
+        let ran = Flag()
+        let caller = Task {
+            await Exec.asyncQueue().perform {
+                _ = gate.wait(timeout: .now() + 10)
+                ran.set()
+            }
+        }
+        caller.cancel()
+        gate.signal()
+        await caller.value
+        #expect(ran.isSet)
+    }
+
+    @Test func taskRunsInTheContextAndCanBeAwaited() async throws {
+        let context = Exec.asyncQueue()
+        let places = try await context.task {
+            var places = [context.isCurrent]
+            try await Task.sleep(for: .milliseconds(1))
+            places.append(context.isCurrent)
+            return places
+        }.value
+        #expect(places == [true, true])
+        #expect(try await MinimalSerialContext().task(priority: .high) { 5 }.value == 5)
+    }
+
+    @Test func aTaskFromALauncherCanBeCancelled() async {
+        let launcher: any TaskLauncher = Exec.utility
+        let started = DispatchSemaphore(value: 0)
+        let task = launcher.task {
+            started.signal()
+            try await Task.sleep(for: .seconds(3_600))
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}

@@ -1,0 +1,82 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Testing
+
+/// Contexts as task executors: a task that prefers a context's executor runs there, before and after suspensions,
+/// and its child tasks and `async let`s inherit that.
+@Suite struct TaskExecutorTests {
+    /// A context of the user's that implements only the four required members: it gets an executor by default.
+    @Test func aTaskRunsInAMinimalCustomContextBeforeAndAfterSuspending() async {
+        let context = MinimalSerialContext()
+        let places = await Task(executorPreference: context.taskExecutor) {
+            var places = [context.queue.isCurrent]
+            await Task.yield()
+            places.append(context.queue.isCurrent)
+            try? await Task.sleep(for: .milliseconds(1))
+            places.append(context.queue.isCurrent)
+            return places
+        }.value
+        #expect(places == [true, true, true])
+    }
+
+    @Test func childTasksAndAsyncLetInheritThePreference() async {
+        let context = MinimalSerialContext()
+        let inherited = await withTaskExecutorPreference(context.taskExecutor) {
+            async let fromAsyncLet = context.queue.isCurrent
+            let fromGroup = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 { group.addTask { context.queue.isCurrent } }
+                return await group.reduce(true) { $0 && $1 }
+            }
+            return await [fromAsyncLet, fromGroup, context.queue.isCurrent]
+        }
+        #expect(inherited == [true, true, true])
+    }
+
+    @Test func thePreferenceCanBeLeftForTheGlobalExecutor() async {
+        let context = MinimalSerialContext()
+        let leftIt = await withTaskExecutorPreference(context.taskExecutor) {
+            await withTaskExecutorPreference(globalConcurrentExecutor) { context.queue.isCurrent }
+        }
+        #expect(leftIt == false)
+    }
+
+    @Test func execCasesRunTasksInTheirContext() async {
+        let serial = Exec.asyncQueue()
+        #expect(await Task(executorPreference: serial.taskExecutor) { serial.isCurrent }.value)
+        #expect(await Task(executorPreference: Exec.main.taskExecutor) { Exec.main.isCurrent }.value)
+        let lock = Exec.syncQueue()
+        #expect(await Task(executorPreference: lock.taskExecutor) { lock.isCurrent }.value)
+        #expect(await Task(executorPreference: Exec.utility.taskExecutor) { !Exec.main.isCurrent }.value)
+    }
+
+    @Test func sharedCasesReuseOneExecutorAndAQueueKeepsItsOwn() {
+        #expect(Exec.utility.taskExecutor === Exec.utility.taskExecutor)
+        #expect(Exec.main.taskExecutor === Exec.mainAsync.taskExecutor)
+        #expect(Exec.direct.taskExecutor === Exec.default.taskExecutor)
+        let serial = Exec.asyncQueue()
+        #expect(serial.taskExecutor === serial.taskExecutor)
+        guard case .queue(let queue, _) = serial else { return }
+        #expect(Exec.queue(queue, .serialAsync).taskExecutor === serial.taskExecutor)
+    }
+
+    /// Jobs go through `invokeAsync`: on `.main`, even from the main queue, a job never runs in the caller's frame.
+    @Test func jobsNeverRunInsideTheEnqueuingFrame() async {
+        let order = Recorder<String>()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.main.async {
+                Task(executorPreference: Exec.main.taskExecutor) {
+                    order.record("task")
+                    continuation.resume()
+                }
+                order.record("after Task.init")
+            }
+        }
+        #expect(order.recorded == ["after Task.init", "task"])
+    }
+}
+
+/// Whether two executors are the same object.
+func === (lhs: any TaskExecutor, rhs: any TaskExecutor) -> Bool {
+    ObjectIdentifier(lhs as AnyObject) == ObjectIdentifier(rhs as AnyObject)
+}
