@@ -1,0 +1,79 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// Calls a callback-based API and suspends until it calls back: the bridge from a `(context, completion)` API to
+/// `async`.
+///
+/// ```swift
+/// let data = try await withCallback { context, completion in
+///     load(url, context: context, completion: completion)
+/// }
+/// ```
+///
+/// `start` receives ``Exec/direct`` as the context, so the completion resumes the caller from wherever the API
+/// delivers it, without an extra hop.
+///
+/// - Exactly once: the caller resumes once. A completion called again is ignored; one called after the caller was
+///   cancelled is ignored too.
+/// - Cancellation: if the awaiting task is cancelled before the completion arrives (or was already cancelled), this
+///   throws `CancellationError` at once; the API's work is not stopped, and its completion, when it comes, is dropped.
+///   Pass the task's cancellation on to the API yourself (through its own cancel handle) if the work should stop.
+/// - A completion that is never called leaves the caller suspended until its task is cancelled.
+public func withCallback<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ start: (_ context: Exec, _ completion: @escaping @Sendable (Value) -> Void) -> Void
+) async throws -> Value {
+    let resumption = CallbackResumption<Value>()
+    return try await withTaskCancellationHandler {
+        try await withUnsafeThrowingContinuation { continuation in
+            resumption.install(continuation)
+            start(.direct) { value in resumption.resume(with: .success(value)) }
+        }
+    } onCancel: {
+        resumption.resume(with: .failure(CancellationError()))
+    }
+}
+
+/// Resumes one continuation with the first outcome offered, whether it arrives before or after the continuation is
+/// installed; later outcomes are dropped.
+final class CallbackResumption<Value: Sendable>: Sendable {
+    private enum State: Sendable {
+        case waiting
+        case installed(UnsafeContinuation<Value, any Error>)
+        case arrivedEarly(Result<Value, any Error>)
+        case finished
+    }
+
+    private let state = LockedBox(State.waiting)
+
+    func install(_ continuation: UnsafeContinuation<Value, any Error>) {
+        let early: Result<Value, any Error>? = state.withLock { state in
+            switch state {
+            case .waiting:
+                state = .installed(continuation)
+                return nil
+            case .arrivedEarly(let outcome):
+                state = .finished
+                return outcome
+            case .installed, .finished:
+                preconditionFailure("ExecKit: a callback continuation was installed twice")
+            }
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func resume(with outcome: Result<Value, any Error>) {
+        let continuation: UnsafeContinuation<Value, any Error>? = state.withLock { state in
+            switch state {
+            case .waiting:
+                state = .arrivedEarly(outcome)
+                return nil
+            case .installed(let continuation):
+                state = .finished
+                return continuation
+            case .arrivedEarly, .finished:
+                return nil  // exactly once: later outcomes are dropped
+            }
+        }
+        continuation?.resume(with: outcome)
+    }
+}

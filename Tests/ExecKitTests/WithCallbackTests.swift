@@ -1,0 +1,57 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Testing
+
+/// A callback API as users write them: it completes later, in the caller's context.
+private func load(_ id: Int, context: Exec = .main, completion: @escaping @Sendable (Result<String, TestError>) -> Void)
+{
+    Exec.utility.invoke { context.invoke(completion, with: id < 0 ? .failure(TestError()) : .success("item \(id)")) }
+}
+
+@Suite struct WithCallbackTests {
+    @Test func itReturnsWhatTheCallbackDelivers() async throws {
+        let value = try await withCallback { context, completion in load(1, context: context, completion: completion) }
+        #expect(try value.get() == "item 1")
+        let failed = try await withCallback { context, completion in load(-1, context: context, completion: completion)
+        }
+        #expect(throws: TestError.self) { try failed.get() }
+    }
+
+    @Test func aCallbackCalledBeforeStartReturnsStillResumes() async throws {
+        let value = try await withCallback { _, completion in completion(42) }
+        #expect(value == 42)
+    }
+
+    @Test func aSecondCallIsIgnored() async throws {
+        let value = try await withCallback { _, completion in
+            completion(1)
+            completion(2)
+            DispatchQueue.global().async { completion(3) }
+        }
+        #expect(value == 1)
+    }
+
+    @Test func cancellingTheCallerThrowsAtOnceAndDropsTheLateCompletion() async {
+        let completionHolder = LockedBox<(@Sendable (Int) -> Void)?>(nil)
+        let started = DispatchSemaphore(value: 0)
+        let caller = Task {
+            try await withCallback { _, completion in
+                completionHolder.withLock { $0 = completion }  // the API keeps it and calls back much later
+                started.signal()
+            }
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        completionHolder.withLock { $0 }?(5)  // late: must be dropped without a crash (no double resume)
+    }
+
+    @Test func anAlreadyCancelledCallerThrowsWithoutWaiting() async {
+        let caller = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withCallback { (_, _: @escaping @Sendable (Int) -> Void) in }  // never calls back
+        }
+        await #expect(throws: CancellationError.self) { try await caller.value }
+    }
+}
