@@ -34,6 +34,9 @@ GOALS = {
     "Exec.singleTimer.scheduleCancel": (1.0, "DispatchSourceTimer"),
     "NotificationHub.post.direct.1-observers": (0.05, "NotificationCenter.post"),
     "NotificationHub.addObserver+cancel": (1.0, "NotificationCenter.addObserver+removeObserver"),
+    "Exec.utility.taskExecutor.task": (1.2, "Task on the global executor"),
+    "Exec.asyncQueue actor call": (1.2, "default actor"),
+    "Exec.direct.perform": (1.2, "await an async function"),
 }
 # Paths that must not allocate at all (also enforced by Thresholds/ in CI).
 ZERO_ALLOCATION = {

@@ -10,4 +10,5 @@ let benchmarks: @Sendable () -> Void = {
     registerMainBenchmarks()
     registerQueueBenchmarks()
     registerTimerBenchmarks()
+    registerConcurrencyBenchmarks()
 }

@@ -59,7 +59,7 @@ private func registerAddCancelBenchmarks() {
     Benchmark(name, configuration: configuration) { benchmark in
         let hub = NotificationHub()
         for _ in benchmark.scaledIterations {
-            var observation = hub.addObserver(for: .tick) { blackHole($0) }
+            let observation = hub.addObserver(for: .tick) { blackHole($0) }
             observation.cancel()
         }
     }
