@@ -31,6 +31,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "ConcurrencyTour",
+            dependencies: ["ExecKit"],
+            path: "Examples/ConcurrencyTour",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "NotificationsTour",
             dependencies: ["ExecNotifications"],
             path: "Examples/NotificationsTour",
