@@ -50,14 +50,10 @@ import Testing
         #expect(await Task(executorPreference: Exec.utility.taskExecutor) { !Exec.main.isCurrent }.value)
     }
 
-    @Test func sharedCasesReuseOneExecutorAndAQueueKeepsItsOwn() {
+    @Test func sharedCasesReuseOneExecutor() {
         #expect(Exec.utility.taskExecutor === Exec.utility.taskExecutor)
         #expect(Exec.main.taskExecutor === Exec.mainAsync.taskExecutor)
         #expect(Exec.direct.taskExecutor === Exec.default.taskExecutor)
-        let serial = Exec.asyncQueue()
-        #expect(serial.taskExecutor === serial.taskExecutor)
-        guard case .queue(let queue, _) = serial else { return }
-        #expect(Exec.queue(queue, .serialAsync).taskExecutor === serial.taskExecutor)
     }
 
     /// Jobs go through `invokeAsync`: on `.main`, even from the main queue, a job never runs in the caller's frame.
@@ -79,4 +75,32 @@ import Testing
 /// Whether two executors are the same object.
 func === (lhs: any TaskExecutor, rhs: any TaskExecutor) -> Bool {
     ObjectIdentifier(lhs as AnyObject) == ObjectIdentifier(rhs as AnyObject)
+}
+
+/// A task on a context that nobody else keeps: the task's executor must keep the queue alive for the task's jobs.
+@Suite struct TaskExecutorLifetimeTests {
+    @Test func aTaskOnATemporaryContextOutlivesTheContextValue() async throws {
+        let queue = WeakQueue()
+        let task = makeTaskOnATemporaryQueue(remembering: queue)
+        let places = try await task.value  // the Exec value that made the task is gone by now
+        #expect(places == [true, true])
+        #expect(becomesNil { queue.value }, "the queue must be released once the task is done")
+    }
+
+    private func makeTaskOnATemporaryQueue(remembering weakQueue: WeakQueue) -> Task<[Bool], any Error> {
+        let queue = DispatchQueue(label: "temporary")
+        weakQueue.value = queue
+        return Exec.queue(queue, .serialAsync).task {
+            var places = [weakQueue.value?.isCurrent == true]
+            try await Task.sleep(for: .milliseconds(5))
+            places.append(weakQueue.value?.isCurrent == true)
+            return places
+        }
+    }
+}
+
+/// A weak reference to a queue that a `@Sendable` closure can read.
+final class WeakQueue: @unchecked Sendable {
+    // Unchecked: weak loads and stores are atomic; the test writes it once before sharing.
+    weak var value: DispatchQueue?
 }

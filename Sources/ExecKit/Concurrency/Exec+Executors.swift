@@ -9,8 +9,9 @@ extension Exec {
     /// default-QoS global queue, on ``main`` on the main queue (queued), on a ``queue(_:_:)`` on that queue.
     ///
     /// - Identity and lifetime: the global and main cases return one shared executor each, with no allocation per
-    ///   access; a `.queue` returns the executor its queue keeps (the same object for the queue's whole life); a
-    ///   ``custom(_:)`` context answers for itself.
+    ///   access. A `.queue` returns a new executor (one allocation) that keeps the queue alive for as long as a task
+    ///   uses it, so `Exec.asyncQueue().task { … }` is safe with no other reference to the context. A ``custom(_:)``
+    ///   context answers for itself.
     /// - Cost per job: one closure allocation, plus the context's `invokeAsync`.
     public var taskExecutor: any TaskExecutor {
         switch self {
@@ -23,8 +24,7 @@ extension Exec {
         case .background: return SharedExecutors.background
         case .custom(let context): return context.taskExecutor
         case .queue(let queue, _):
-            if queue.isGlobalQueue { return ContextTaskExecutor(context: self) }  // global queues keep no values
-            return QueueExecutors.of(queue).taskExecutor
+            return QueueExecutors.taskExecutor(for: queue)
         }
     }
 

@@ -1,23 +1,27 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// The executors of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that every
-/// `Exec.queue(q, …)` hands out the same executor objects for as long as the queue lives.
+/// The serial executor of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that every
+/// `Exec.queue(q, …)` hands out the same executor for as long as the queue lives.
 ///
 /// Why unowned: the queue owns this object; a strong reference back would keep the queue alive forever. The queue is
-/// alive whenever a job is submitted (an actor on the queue keeps its context, and so the queue).
+/// alive whenever a job is submitted: an actor keeps its context (and so the queue), as the documentation of
+/// `unownedSerialExecutor` requires. Task executors are different (a task keeps its executor, not the context that
+/// made it), so a queue's task executor is made per access and holds the queue strongly; see ``taskExecutor(for:)``.
 final class QueueExecutors: Sendable {
-    let taskExecutor: ContextTaskExecutor
     let serialExecutor: ContextSerialExecutor
 
     private init(queue: DispatchQueue) {
-        // Jobs are recorded as inside the queue, like every ExecKit entry, so re-entry is judged right inside them.
-        let submit: JobSubmission = { [unowned queue] run in queue.async { EnteredContexts.entering(queue, run) } }
-        taskExecutor = ContextTaskExecutor(submit: submit)
         serialExecutor = ContextSerialExecutor(
-            submit: submit,
+            submit: { [unowned queue] run in queue.async { EnteredContexts.entering(queue, run) } },
             isCurrent: { [unowned queue] in Exec.isKnownInside(queue) },
             name: { [unowned queue] in "the DispatchQueue \"\(queue.label)\"" }
         )
+    }
+
+    /// A task executor that runs jobs on `queue`, recorded as inside it (so re-entry is judged right inside them), and
+    /// keeps the queue alive for as long as a task uses it.
+    static func taskExecutor(for queue: DispatchQueue) -> ContextTaskExecutor {
+        ContextTaskExecutor { run in queue.async { EnteredContexts.entering(queue, run) } }
     }
 
     private static let key = DispatchSpecificKey<QueueExecutors>()
