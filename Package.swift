@@ -21,7 +21,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
-        .target(name: "ExecDispatch", swiftSettings: strictSettings),
+        // Direct links to two libdispatch symbols that Swift's Dispatch module hides (see its header).
+        .target(name: "CExecDispatchShims"),
+        .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(

@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import CExecDispatchShims
 public import Dispatch
 import Synchronization
 
@@ -34,55 +35,69 @@ extension DispatchQueue {
 ///
 /// libdispatch keeps the queue a thread is running in a thread-local, and exports a reader for it
 /// (`dispatch_get_current_queue`, deprecated as an API for deciding *where* to run, but exact for *identity*), and the
-/// main queue is the exported object `_dispatch_main_q`. Comparing the two is a thread-local read; both are looked up
-/// once with `dlsym` (by the first slow-path call) because Swift's Dispatch module hides them. Until then, when either
-/// is missing, or when the caller runs on a queue that targets the main queue, the queue-specific marker on the main
-/// queue decides.
+/// main queue is the exported object `_dispatch_main_q`. Comparing the two is a thread-local read. Both are linked
+/// directly through the `CExecDispatchShims` target, so the same code works in statically linked binaries (where
+/// `dlsym` would find neither).
+///
+/// The fast path is validated once, by the first slow-path call, against the queue-specific marker: a private queue's
+/// `sync` must read as that queue (not the main queue, and not another queue), and the reader may only name the main
+/// queue where the marker is visible. Until then, or for good if validation fails (with one line on standard error),
+/// the marker decides; so does it when the caller runs on a queue that targets the main queue.
 @usableFromInline
-enum MainQueueIdentity {
-    private typealias CurrentQueueFunction = @convention(c) () -> UnsafeMutableRawPointer?
-
-    /// The address of libdispatch's `dispatch_get_current_queue`, zero until the first slow-path call has looked it up
-    /// (and for good when it cannot be found). A constant-initialised atomic, so reading it costs a plain load: no
+package enum MainQueueIdentity {
+    /// Set once the fast path is validated. A constant-initialised atomic: reading it is a plain load, with no
     /// lazy-initialisation check on the fast path.
-    private static let currentQueueReader = Atomic<UInt>(0)
-    /// The address of the main queue object, `_dispatch_main_q`; published before `currentQueueReader`.
-    private static let mainQueueAddress = Atomic<UInt>(0)
+    private static let fastPathActive = Atomic<Bool>(false)
 
-    /// Whether the queue this thread is running right now is the main queue; `false` until the look-ups are done.
+    /// Whether the queue this thread is running right now is the main queue; `false` until the fast path is validated.
     ///
-    /// Declared read-only so that the optimizer may keep a caller's closure unretained across the call: it reads two
-    /// words set once and libdispatch's thread-local current queue.
-    @usableFromInline @_effects(readonly)
+    /// Not `@_effects(readonly)`: the answer comes from a thread-local that the optimizer cannot see change, and the
+    /// benchmarks show no difference without the attribute (see `Benchmarks/README.md`).
+    @usableFromInline
     static func isCurrentQueue() -> Bool {
-        let reader = currentQueueReader.load(ordering: .acquiring)
-        guard reader != 0 else { return false }
-        let currentQueue = unsafeBitCast(reader, to: CurrentQueueFunction.self)()
-        return UInt(bitPattern: currentQueue) == mainQueueAddress.load(ordering: .relaxed)
+        guard fastPathActive.load(ordering: .relaxed) else { return false }
+        return execkit_current_queue() == execkit_main_queue()
+    }
+
+    /// Whether `isMainQueueCurrent` uses the fast path in this process; validates it first if that has not happened.
+    package static var isFastPathActive: Bool {
+        _ = setUp
+        return fastPathActive.load(ordering: .relaxed)
     }
 
     private static let marker = DispatchSpecificKey<UInt8>()
     private static let setUp: Bool = {
         DispatchQueue.main.setSpecific(key: marker, value: 1)
-        let mainQueue = UInt(bitPattern: lookUp("_dispatch_main_q"))
-        let reader = UInt(bitPattern: lookUp("dispatch_get_current_queue"))
-        if mainQueue != 0 && reader != 0 {
-            mainQueueAddress.store(mainQueue, ordering: .relaxed)
-            currentQueueReader.store(reader, ordering: .releasing)
+        if let problem = fastPathProblem() {
+            let line =
+                "ExecKit: the fast main-queue check is unavailable (\(problem)); DispatchQueue.isMainQueueCurrent and "
+                + "Exec.main fall back to a slower queue-specific look-up.\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+        } else {
+            fastPathActive.store(true, ordering: .releasing)
         }
         return true
     }()
 
-    private static func lookUp(_ symbol: String) -> UnsafeMutableRawPointer? {
-        #if canImport(Darwin)
-        return dlsym(UnsafeMutableRawPointer(bitPattern: -2), symbol)  // RTLD_DEFAULT
-        #else
-        return dlsym(nil, symbol)  // RTLD_DEFAULT
-        #endif
+    /// Why the fast path cannot be trusted in this process, or `nil` when it can.
+    private static func fastPathProblem() -> String? {
+        let mainQueue = execkit_main_queue()
+        let first = DispatchQueue(label: "ExecKit.validation.first")
+        let second = DispatchQueue(label: "ExecKit.validation.second")
+        let inFirst = first.sync { execkit_current_queue() }
+        let inSecond = second.sync { execkit_current_queue() }
+        if inFirst == nil || inSecond == nil { return "a private queue reads as no queue" }
+        if inFirst == mainQueue || inSecond == mainQueue { return "a private queue reads as the main queue" }
+        if inFirst == inSecond { return "two private queues read alike" }
+        // Never a false positive: naming the main queue here must mean the main-queue marker is visible.
+        if execkit_current_queue() == mainQueue && DispatchQueue.getSpecific(key: marker) == nil {
+            return "the reader names the main queue outside it"
+        }
+        return nil
     }
 
     /// The slow, general answer: the main queue's queue-specific marker, found through the current queue's targets.
-    /// The first call also does the look-ups that let ``isCurrentQueue()`` answer.
+    /// The first call also validates the fast path that lets ``isCurrentQueue()`` answer.
     @usableFromInline @inline(never)
     static func isMarkedQueueCurrent() -> Bool {
         _ = setUp

@@ -120,3 +120,21 @@ final class MainThreadQueueIdentityTests: XCTestCase {
         wait(for: [answered], timeout: 10)
     }
 }
+
+/// The main-queue check's fast path: libdispatch's current-queue reader, linked directly.
+@Suite struct MainQueueFastPathTests {
+    @Test func theFastPathIsActiveInThisProcess() {
+        #expect(MainQueueIdentity.isFastPathActive)
+    }
+
+    @Test func itAnswersForPrivateQueuesAndTheMainQueue() async {
+        #expect(DispatchQueue(label: "private").sync { DispatchQueue.isMainQueueCurrent } == false)
+        let onMain = await withCheckedContinuation { continuation in
+            DispatchQueue.main.async { continuation.resume(returning: DispatchQueue.isMainQueueCurrent) }
+        }
+        #expect(onMain)
+        #expect(
+            DispatchQueue.main.sync { DispatchQueue(label: "inner").sync { DispatchQueue.isMainQueueCurrent } } == false
+        )
+    }
+}

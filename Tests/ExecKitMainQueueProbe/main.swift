@@ -1,10 +1,14 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 //
 // A helper process for ExecKitTests: it hands the main queue to `dispatchMain()`, which then runs it on a worker
-// thread (the initial thread exits), and checks that `.main` still means "on the main queue" there.
+// thread (the initial thread exits), and checks that `.main` still means "on the main queue" there, and that it agrees
+// with `MainActor`. With the argument `runloop` it runs the main queue from Foundation's `RunLoop` on the initial
+// thread instead, as a Linux program with a run loop does.
 // Exits 0 when every check passes, 1 on the first failure, 2 if it hangs.
 
+import ExecDispatch
 import ExecKit
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +22,7 @@ func check(_ condition: Bool, _ what: String) {
 }
 
 let initialThread = pthread_self()
+let drivenByRunLoop = CommandLine.arguments.dropFirst().first == "runloop"
 
 nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds(20), queue: .global()) {
     print("FAIL timed out")
@@ -25,8 +30,16 @@ nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds
 }
 
 DispatchQueue.main.async {
-    check(pthread_equal(pthread_self(), initialThread) == 0, "dispatchMain() runs the main queue on a worker thread")
+    if drivenByRunLoop {
+        check(pthread_equal(pthread_self(), initialThread) != 0, "RunLoop runs the main queue on the initial thread")
+    } else {
+        check(
+            pthread_equal(pthread_self(), initialThread) == 0, "dispatchMain() runs the main queue on a worker thread")
+    }
     check(DispatchQueue.isMainQueueCurrent, "a main-queue block counts as on the main queue")
+    // Built with --static-swift-stdlib in CI too, where looking libdispatch's symbols up with dlsym used to fail.
+    check(MainQueueIdentity.isFastPathActive, "the fast main-queue check is active")
+    check(MainActor.assumeIsolated { Exec.main.isCurrent }, "a main-queue block is isolated to MainActor")
     let ran = LockedBox(false)
     Exec.main.invoke { ran.withLock { $0 = true } }
     check(ran.withLock { $0 }, ".main.invoke is immediate on the main queue")
@@ -39,6 +52,7 @@ DispatchQueue.main.async {
             Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
         Exec.main.invoke {
             check(DispatchQueue.isMainQueueCurrent, ".main.invoke from a worker runs on the main queue")
+            check(MainActor.assumeIsolated { true }, "a .main callback is isolated to MainActor")
             // Released at once, so it must never fire (nor crash); the timer below fires well after it would have.
             _ = Exec.main.singleTimer(interval: .milliseconds(1)) { check(false, "a released .main timer never fires") }
             let timer = LockedBox<(any Lifetime)?>(nil)
@@ -53,4 +67,8 @@ DispatchQueue.main.async {
         }
     }
 }
-dispatchMain()
+if drivenByRunLoop {
+    RunLoop.main.run()
+} else {
+    dispatchMain()
+}

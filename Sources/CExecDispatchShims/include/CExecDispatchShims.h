@@ -1,0 +1,32 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+//
+// Direct links to two libdispatch symbols that Swift's Dispatch module hides: the reader of the queue a thread is
+// running (`dispatch_get_current_queue`) and the main queue object (`_dispatch_main_q`). Linking them directly, rather
+// than finding them with dlsym, works in statically linked binaries too, where dlsym finds neither.
+//
+// They are declared under private names through asm labels, without including <dispatch/dispatch.h>, so that these
+// declarations never clash with the real ones in a module that imports both.
+
+#ifndef CEXECDISPATCHSHIMS_H
+#define CEXECDISPATCHSHIMS_H
+
+#if defined(__APPLE__)
+#define EXECKIT_DISPATCH_SYMBOL(name) __asm__("_" #name)
+#else
+#define EXECKIT_DISPATCH_SYMBOL(name) __asm__(#name)
+#endif
+
+extern void *execkit_dispatch_get_current_queue(void) EXECKIT_DISPATCH_SYMBOL(dispatch_get_current_queue);
+extern char execkit_dispatch_main_q EXECKIT_DISPATCH_SYMBOL(_dispatch_main_q);
+
+/// The queue the calling thread is running now (libdispatch's thread-local), as an address.
+static inline const void *execkit_current_queue(void) {
+    return execkit_dispatch_get_current_queue();
+}
+
+/// The address of the main queue object.
+static inline const void *execkit_main_queue(void) {
+    return &execkit_dispatch_main_q;
+}
+
+#endif
