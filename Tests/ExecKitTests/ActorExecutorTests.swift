@@ -29,6 +29,24 @@ actor SafeArray {
     }
 }
 
+/// `SafeArray`'s `append` without the array: what runs on the naive executor below. That executor really runs appends
+/// at the same time, so an unguarded array there would be a true data race (and fail the Thread Sanitizer run); the
+/// locked log alone shows the interleaving.
+actor AppendLog {
+    private let executor: UnownedSerialExecutor
+    let log = LockedBox<[String]>([])
+
+    init(executor: UnownedSerialExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+
+    func append(_ item: Int) {
+        log.withLock { $0.append("will \(item)") }
+        usleep(2_000)
+        log.withLock { $0.append("did \(item)") }
+    }
+}
+
 /// Whether every "will n" is directly followed by "did n".
 func neverInterleaves(_ log: [String]) -> Bool {
     stride(from: 0, to: log.count, by: 2).allSatisfy { index in
@@ -64,9 +82,11 @@ final class NaiveInlineExecutor: SerialExecutor {
         let naive = NaiveInlineExecutor()
         var interleaved = false
         for _ in 0..<5 where !interleaved {  // a few rounds: the two cores must actually overlap once
-            let array = SafeArray(executor: naive.asUnownedSerialExecutor())
-            await Self.appendConcurrently(to: array)
-            interleaved = !neverInterleaves(array.log.withLock { $0 })
+            let appends = AppendLog(executor: naive.asUnownedSerialExecutor())
+            await withTaskGroup(of: Void.self) { group in
+                for item in 0..<10 { group.addTask { await appends.append(item) } }
+            }
+            interleaved = !neverInterleaves(appends.log.withLock { $0 })
         }
         withExtendedLifetime(naive) {}
         #expect(interleaved, "without a serial executor the appends should overlap")
