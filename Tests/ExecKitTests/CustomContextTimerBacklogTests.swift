@@ -10,7 +10,8 @@ import Darwin
 #endif
 
 /// A timer on a custom context keeps at most one firing waiting in the context, so a context that was busy does not
-/// run every missed tick back to back (it used to run ~150 ticks within a millisecond after a 300 ms stall).
+/// run every missed tick back to back (it used to run ~150 ticks within a millisecond after a 300 ms stall; now 1 or 2:
+/// the queued firing, and at most one more tick arriving in that millisecond, so the bound leaves room for load).
 @Suite struct CustomContextTimerBacklogTests {
     @Test func aBlockedSerialContextDoesNotRunMissedTicksBackToBack() {
         let context = MinimalSerialContext()
@@ -31,7 +32,7 @@ import Darwin
             return
         }
         let burst = ticks.recorded.filter { $0 >= end && $0.uptimeNanoseconds - end.uptimeNanoseconds < 1_000_000 }
-        #expect(burst.count <= 2, "\(burst.count) ticks ran within 1 ms after the stall: missed ticks piled up")
+        #expect(burst.count <= 3, "\(burst.count) ticks ran within 1 ms after the stall: missed ticks piled up")
     }
 
     @Test func aCancelledTimerOnABlockedContextNeverRunsItsQueuedFiring() {
