@@ -15,7 +15,10 @@ import Testing
 /// the time (2 ms stalls every 4 ms), and cancel many timers just before their deadline, so that cancellations and
 /// firings pile up behind a stall in either order. (Checked: default timers that took the handler out of its slot when
 /// the Dispatch timer fired, instead of in the context, fail the custom-context cases by hundreds of late runs.)
-@Suite struct TimerStressTests {
+///
+/// The cases run one at a time: two at once (20,000 Dispatch sources) held up the global queue where default timers
+/// fire by a quarter of a second, and by then every cancellation had run, so the race rarely happened.
+@Suite(.serialized) struct TimerStressTests {
     /// Under the Thread Sanitizer, 2,000 timers: creating a Dispatch source there costs about ten times more.
     static let oneShotCount = isThreadSanitizerActive ? 2_000 : 10_000
     static let periodicCount = isThreadSanitizerActive ? 100 : 300
@@ -54,7 +57,7 @@ import Testing
             }
         }
         let state = TimerStressState(count: count, expectedCancels: cancelMoments.count { $0 != nil }, context: context)
-        var scheduled = stallPeriodically(context)
+        var scheduled = [stallPeriodically(context)]
         let timers = LockedBox<[(any Lifetime)?]>(Array(repeating: nil, count: count))
         for id in 0..<count {
             // Each cancellation is scheduled from the moment its timer is made, so the two offsets share an origin.
@@ -93,16 +96,27 @@ import Testing
         let context = timerContext.makeContext()
         let count = Self.periodicCount
         var random = SplitMix64(seed: 0x5065_7269_6F64_6963)
-        // Periods of 1 to 5 ms, so that ticks often arrive while a cancellation waits behind a stall; each timer is
-        // cancelled at a moment between 10 and 200 ms.
+        // Periods of 1 to 5 ms, so that ticks often arrive while a cancellation waits behind a stall. Every tenth
+        // timer survives until it has ticked twice, so the test always sees ticks, however late the machine runs
+        // them; the others are cancelled at a moment between 10 and 200 ms.
         let periods = (0..<count).map { _ in 1_000 + Int(random.next() % 4_000) }
-        let cancelMoments = (0..<count).map { _ in 10_000 + Int(random.next() % 190_000) }
-        let state = TimerStressState(count: count, expectedCancels: count, context: context)
-        var scheduled = stallPeriodically(context)
+        let cancelMoments: [Int?] = (0..<count).map { id in
+            let moment = 10_000 + Int(random.next() % 190_000)
+            return id % 10 == 0 ? nil : moment
+        }
+        let survivorIDs = (0..<count).filter { cancelMoments[$0] == nil }
+        let state = TimerStressState(
+            count: count, expectedCancels: count - survivorIDs.count, context: context, survivors: survivorIDs)
+        var scheduled = [stallPeriodically(context)]
+        var survivors: [(id: Int, timer: any Lifetime)] = []
         for id in 0..<count {
             let timer = context.periodicTimer(interval: .microseconds(periods[id])) { state.handlerRan(id) }
+            guard let moment = cancelMoments[id] else {
+                survivors.append((id, timer))
+                continue
+            }
             scheduled.append(
-                at(microseconds: cancelMoments[id]) {
+                at(microseconds: moment) {
                     context.invoke {
                         timer.cancel()
                         state.cancelReturned(id)
@@ -110,38 +124,46 @@ import Testing
                 })
         }
         let settled = state.settled.wait(timeout: .now() + 30) == .success
-        #expect(settled, "not every periodic timer was cancelled within 30 s")
+        #expect(settled, "the cancellations did not all run, or the survivors did not tick twice, within 30 s")
+        context.invokeSync {
+            for (id, timer) in survivors {
+                timer.cancel()
+                state.cancelReturned(id)
+            }
+        }
         #expect(waitForTicks(of: context, count: 2))
         let result = context.invokeSync { state.summary() }
         #expect(result.ranAfterCancel == 0, "\(result.ranAfterCancel) ticks ran after their timer's cancel() returned")
         #expect(result.ranOutsideContext == 0, "handlers ran outside their serial context")
-        #expect(result.runs.reduce(0, +) > 0, "no periodic timer ticked at all")
+        #expect(survivorIDs.allSatisfy { result.runs[$0] >= 2 }, "a surviving periodic timer ticked less than twice")
         for source in scheduled { source.cancel() }
     }
 
-    /// Keeps `context` busy for 2 ms out of every 4, over 250 ms, so blocks queue up behind it in arrival order.
+    /// Holds `context` for 2 ms out of every 4 until the returned timer is cancelled, so blocks queue up behind it in
+    /// arrival order, even when the machine is slow and firings come late.
     ///
-    /// A busy loop on the clock, not a sleep: it is load, and nothing waits for it.
-    ///
-    /// - Returns: The Dispatch timers that start the stalls, to keep until the test ends.
-    private func stallPeriodically(_ context: Exec) -> [any DispatchSourceTimer] {
-        (0..<(250 / 4)).map { period in
-            at(microseconds: period * 4_000) {
-                context.invoke {
-                    let end = DispatchTime.now() + .milliseconds(2)
-                    while DispatchTime.now() < end {}
-                }
-            }
+    /// A timed wait on a semaphore nobody signals. It shapes the load and synchronizes nothing: the test's outcome
+    /// does not depend on how long it lasts. It blocks rather than spins: four spinning cases at once kept both cores
+    /// busy, and Linux's libdispatch then gave the global queue, where default timers fire, no thread for a second.
+    private func stallPeriodically(_ context: Exec) -> any DispatchSourceTimer {
+        DispatchSource.repeatingTimer(interval: .milliseconds(4), queue: Self.scheduler) {
+            context.invoke { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(2)) }
         }
     }
 
-    /// Runs `block` on a global queue `microseconds` from now, with no leeway: `asyncAfter` may be late by a tenth of
+    /// Runs `block` on ``scheduler`` `microseconds` from now, with no leeway: `asyncAfter` may be late by a tenth of
     /// the delay, which would move a cancellation meant for just before a deadline to well after it.
     ///
     /// - Returns: The Dispatch timer, to keep until it has fired.
     private func at(microseconds: Int, _ block: @escaping @Sendable () -> Void) -> any DispatchSourceTimer {
-        DispatchSource.singleTimer(interval: .microseconds(microseconds), queue: .global(), handler: block)
+        DispatchSource.singleTimer(interval: .microseconds(microseconds), queue: Self.scheduler, handler: block)
     }
+
+    /// Where the cancellations and stalls are started: a private queue, not a global one. A global queue gets at
+    /// most one thread per core from Linux's libdispatch, and when other tests block those (two here), its blocks
+    /// wait until the pool grows, about a second later: every cancellation then came after every firing. A private
+    /// serial queue runs on the overcommitting pool, which starts a thread when none is free.
+    private static let scheduler = DispatchQueue(label: "TimerStressTests.scheduler")
 
     /// Waits for `count` ticks of a fresh 1 ms periodic timer on `context`: by then firings that were on their way
     /// when the test's last cancellation ran have reached the context (they travel the same way, earlier).
@@ -164,11 +186,15 @@ private final class TimerStressState: @unchecked Sendable {
     private var ranAfterCancel = 0
     private var ranOutsideContext = 0
     private var cancelledBeforeRunning = 0
-    /// Timers that ran, or were cancelled before running: once all are, and every cancellation has run, the test
-    /// has seen everything it planned.
+    /// Timers that ran, or were cancelled before running: once all are, every cancellation has run and no timer is
+    /// short of runs, the test has seen everything it planned.
     private var resolved = 0
     private var cancelsRun = 0
     private let expectedCancels: Int
+    /// Per timer, how often it must have run before the test settles (twice for a periodic survivor, else zero).
+    private var requiredRuns: [Int]
+    /// Timers that have not yet run as often as `requiredRuns` asks.
+    private var shortOfRuns: Int
     private var isSettled = false
     let settled = DispatchSemaphore(value: 0)
 
@@ -180,7 +206,10 @@ private final class TimerStressState: @unchecked Sendable {
         var cancelledBeforeRunning: Int
     }
 
-    init(count: Int, expectedCancels: Int, context: Exec) {
+    init(count: Int, expectedCancels: Int, context: Exec, survivors: [Int] = []) {
+        requiredRuns = Array(repeating: 0, count: count)
+        for id in survivors { requiredRuns[id] = 2 }
+        shortOfRuns = survivors.count
         runs = Array(repeating: 0, count: count)
         isCancelled = Array(repeating: false, count: count)
         self.expectedCancels = expectedCancels
@@ -193,6 +222,7 @@ private final class TimerStressState: @unchecked Sendable {
         if isCancelled[id] { ranAfterCancel += 1 }
         runs[id] += 1
         if runs[id] == 1 && !isCancelled[id] { resolved += 1 }
+        if runs[id] == requiredRuns[id] { shortOfRuns -= 1 }
         settleIfDone()
     }
 
@@ -209,7 +239,7 @@ private final class TimerStressState: @unchecked Sendable {
     }
 
     private func settleIfDone() {
-        guard !isSettled, cancelsRun == expectedCancels, resolved == runs.count else { return }
+        guard !isSettled, cancelsRun == expectedCancels, resolved == runs.count, shortOfRuns == 0 else { return }
         isSettled = true
         settled.signal()
     }
