@@ -1,0 +1,165 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Whether this process runs under the Thread Sanitizer (`swift test --sanitize=thread`).
+///
+/// Stress tests shrink their sizes when it is: every memory access costs several times more there, and the sizes that
+/// take a second in a debug build would take minutes. Detected at run time, because the same sources build both ways:
+/// the sanitizer's runtime exports `__tsan_init` from the executable.
+let isThreadSanitizerActive: Bool = dlsym(nil, "__tsan_init") != nil
+
+/// Runs `body(index)` for every index in `0..<count`, each on a new POSIX thread of its own, started together.
+///
+/// Real threads rather than global-queue blocks: Dispatch runs as many blocks at once as there are cores (two here),
+/// while the kernel interleaves threads preemptively, which is the contention a stress test wants.
+///
+/// - Returns: Whether every thread finished within `timeout` seconds (generous: a stuck thread fails the test
+///   instead of hanging it).
+func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let finished = DispatchGroup()
+    let gate = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        finished.enter()
+        startDetachedThread {
+            gate.wait()
+            body(index)
+            finished.leave()
+        }
+    }
+    for _ in 0..<count { gate.signal() }  // every thread exists before any starts working
+    return finished.wait(timeout: .now() + timeout) == .success
+}
+
+/// The closure a thread started by ``startDetachedThread(_:)`` runs, passed through `pthread_create`'s raw pointer.
+private final class ThreadBody {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+private func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
+    let argument = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t?
+    #else
+    var thread = pthread_t()
+    #endif
+    let status = pthread_create(
+        &thread, nil,
+        { argument in
+            Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().run()
+            return nil
+        }, argument)
+    precondition(status == 0, "pthread_create failed: \(status)")
+    #if canImport(Darwin)
+    pthread_detach(thread!)
+    #else
+    pthread_detach(thread)
+    #endif
+}
+
+/// A fixed array of atomic counters, for counting how often each of many blocks ran.
+final class AtomicCounters: @unchecked Sendable {
+    // Unchecked: the buffer is allocated once, never moves, and is only accessed through atomic operations.
+    private let base: UnsafeMutablePointer<Atomic<Int>>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        base = .allocate(capacity: count)
+        for index in 0..<count { (base + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Adds one to counter `index` and returns its new value.
+    @discardableResult
+    func increment(_ index: Int) -> Int { base[index].add(1, ordering: .relaxed).newValue }
+
+    /// Stores `value` in counter `index` and returns what it held.
+    func exchange(_ index: Int, _ value: Int) -> Int { base[index].exchange(value, ordering: .relaxed) }
+
+    func value(_ index: Int) -> Int { base[index].load(ordering: .relaxed) }
+}
+
+/// A 64-bit SplitMix generator: deterministic from its seed, so a stress test makes the same choices on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
+
+/// The resident size once the work queued on `context` has run (a block queued now has run, so what was queued
+/// before it, such as cancelled timers' disposal, has started; bounded by a generous 30 s) and the allocator has handed
+/// its free pages back to the system: memory in use, rather than the allocator's high-water mark, which a backlog of
+/// objects still waiting to be freed raises (under load, by more than 10 MB for a million timers).
+func settledResidentMemoryBytes(after context: Exec) -> Int {
+    let done = DispatchSemaphore(value: 0)
+    context.invokeAsync { done.signal() }
+    _ = done.wait(timeout: .now() + 30)
+    // glibc's `malloc_trim`, looked up at run time: `malloc.h` is not part of Swift's Glibc module.
+    if let trim = dlsym(nil, "malloc_trim") {
+        _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
+    }
+    return residentMemoryBytes() ?? 0
+}
+
+/// The resident set size of this process in bytes, or `nil` where `/proc/self/statm` does not exist (not Linux).
+///
+/// Field 2 of `statm` is the number of resident pages.
+func residentMemoryBytes() -> Int? {
+    #if os(Linux)
+    guard let file = fopen("/proc/self/statm", "r") else { return nil }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
+    let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = line.split { $0 == " " || $0 == "\n" }
+    guard fields.count >= 2, let pages = Int(fields[1]) else { return nil }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    #else
+    return nil
+    #endif
+}
+
+/// A counter with no lock of its own: only the mutual exclusion of whatever calls ``increment()`` keeps its total
+/// exact. It also notices two callers inside at once.
+///
+/// The overlap check uses relaxed atomics on purpose: acquiring or releasing ones would order the plain increments
+/// themselves and hide a missing lock from the Thread Sanitizer.
+final class UnguardedCounter: @unchecked Sendable {
+    // Unchecked: `count` is exactly what the test shares without a lock of its own; the caller's mutex guards it.
+    private var count = 0
+    private let inside = Atomic(false)
+    private let overlaps = Atomic(0)
+
+    func increment() {
+        if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
+        count += 1
+        inside.store(false, ordering: .relaxed)
+    }
+
+    /// The total; read it only once every increment has finished (after a wait that orders them before the read).
+    var value: Int { count }
+
+    /// How many increments found another one under way.
+    var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+}
