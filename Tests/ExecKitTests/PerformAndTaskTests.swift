@@ -72,12 +72,12 @@ import Testing
 
     @Test func aTaskFromALauncherCanBeCancelled() async {
         let launcher: any TaskLauncher = Exec.utility
-        let started = DispatchSemaphore(value: 0)
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
         let task = launcher.task {
-            started.signal()
+            startedContinuation.yield()
             try await Task.sleep(for: .seconds(3_600))
         }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        for await _ in started { break }  // not a semaphore: blocking a cooperative thread could starve the task
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }

@@ -34,14 +34,15 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
 
     @Test func cancellingTheCallerThrowsAtOnceAndDropsTheLateCompletion() async {
         let completionHolder = LockedBox<(@Sendable (Int) -> Void)?>(nil)
-        let started = DispatchSemaphore(value: 0)
+        // Waited for asynchronously: blocking a thread of the small cooperative pool could keep the task from starting.
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
         let caller = Task {
             try await withCallback { _, completion in
                 completionHolder.withLock { $0 = completion }  // the API keeps it and calls back much later
-                started.signal()
+                startedContinuation.yield()
             }
         }
-        #expect(started.wait(timeout: .now() + 10) == .success)
+        for await _ in started { break }
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
         completionHolder.withLock { $0 }?(5)  // late: must be dropped without a crash (no double resume)
