@@ -13,6 +13,7 @@ extension DispatchSource {
     ///   - interval: How long from now; a negative interval fires as soon as possible.
     ///   - leeway: How late the system may fire to save power.
     ///   - queue: Where `handler` runs; `nil` means a default-QoS global queue.
+    ///   - handler: The work to run when the timer fires.
     /// - Returns: The resumed timer. Cancel it to stop it before it fires; releasing it without cancelling is safe.
     public static func singleTimer(
         interval: DispatchTimeInterval,

@@ -20,7 +20,7 @@ public enum Exec: ExecutionContext {
 
     /// The main queue, immediately when the caller already runs on it, asynchronously otherwise.
     ///
-    /// "Already on it" is ``Dispatch/DispatchQueue/isMainQueueCurrent``: isolated to `MainActor`, which is not always
+    /// "Already on it" is `DispatchQueue.isMainQueueCurrent`: isolated to `MainActor`, which is not always
     /// thread 1. The check never gives a false positive; where it gives a false negative the block is merely queued.
     ///
     /// - Ordering: an immediate invoke on the main queue runs *before* blocks that other threads queued earlier and
@@ -100,7 +100,7 @@ public enum Exec: ExecutionContext {
     /// Whether the caller is running in this context now.
     ///
     /// - ``direct``: always `true` (its blocks run wherever the caller is).
-    /// - ``main``, ``mainAsync``, ``mainOrdered``: ``Dispatch/DispatchQueue/isMainQueueCurrent``.
+    /// - ``main``, ``mainAsync``, ``mainOrdered``: `DispatchQueue.isMainQueueCurrent` (ExecDispatch).
     /// - The global-queue cases: `false`; every queue targets a global queue, so the question has no useful answer.
     /// - ``queue(_:_:)``: on the queue or one that targets it, through any depth, or inside an ExecKit `invokeSync` on
     ///   it (with other queues' `sync` calls in between); a global queue with a concurrent type answers `false`.

@@ -11,6 +11,7 @@ extension ExecutionContext {
     /// - Parameters:
     ///   - interval: How long from now; a negative interval fires as soon as possible.
     ///   - leeway: How late the system may fire to save power.
+    ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does the
     ///   firing, once the handler has run. On a serial context, once `cancel()` has returned from inside the context,
     ///   the handler never runs.

@@ -33,7 +33,7 @@ extension Exec {
     }
 
     /// Adapts a main-actor-isolated callback that takes no value (a timer's handler, a `Void` notification's
-    /// observer); see ``onMainActor(_:)-(@MainActor(Value)->Void)``.
+    /// observer); see `onMainActor(_:)` taking a value.
     public static func onMainActor(_ handler: @escaping @MainActor () -> Void) -> @Sendable () -> Void {
         {
             if DispatchQueue.isMainQueueCurrent {

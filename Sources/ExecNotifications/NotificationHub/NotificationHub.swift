@@ -2,7 +2,7 @@
 
 public import ExecKit
 
-/// A notification center whose observers say, with an ``Exec`` context, where their block runs.
+/// A notification center whose observers say, with an `Exec` context, where their block runs.
 ///
 /// ```swift
 /// extension NotificationName where Payload == String {
@@ -14,8 +14,8 @@ public import ExecKit
 /// NotificationHub.default.post(.titleChanged, payload: "Untitled")
 /// ```
 ///
-/// Compared with Foundation's `NotificationCenter`: payloads are typed, observers run in any ``Exec`` context (not
-/// just an `OperationQueue`), an observation ends when its ``Lifetime`` is cancelled *or released* (no token to
+/// Compared with Foundation's `NotificationCenter`: payloads are typed, observers run in any `Exec` context (not
+/// just an `OperationQueue`), an observation ends when its `Lifetime` is cancelled *or released* (no token to
 /// remove by hand), and a post to `.direct` observers takes no lock and allocates nothing.
 ///
 /// ## Guarantees
@@ -38,8 +38,8 @@ public import ExecKit
 ///   already queued on its context. `cancel()` never waits, so a call of the block already running on another thread
 ///   may still be finishing; see ``addObserver(for:object:context:using:)`` for the details and the `.direct` case.
 /// - **Thread-safety**: every method may be called from any thread, concurrently, and from inside observer blocks
-///   (post, add, cancel) without deadlock, with one exception: a context of type ``ExecutionType/mutex``
-///   (``Exec/syncQueue(label:qos:)``, `Exec.direct.serialized()`) is not re-entrant. Posting, from inside a block
+///   (post, add, cancel) without deadlock, with one exception: a context of type `ExecutionType/mutex`
+///   (`Exec/syncQueue(label:qos:)`, `Exec.direct.serialized()`) is not re-entrant. Posting, from inside a block
 ///   running in such a context, a notification that another observer *on that same context* receives invokes the
 ///   context from inside itself, which stops the program with a message, as any nested invoke of that context does.
 ///   (An observer posting to itself is fine: the delivery joins its queue.) Use an asynchronous context, or post
@@ -75,8 +75,8 @@ public final class NotificationHub: Sendable {
     ///   - object: When not `nil`, only posts made with this very object (compared by identity) are delivered. It is
     ///     held weakly; once it is deallocated the observer receives nothing more, even from a new object at the
     ///     same address.
-    ///   - context: Where `block` runs; ``Exec/direct`` (the default) runs it inside `post`, on the posting thread.
-    ///     A context of type ``ExecutionType/mutex`` is not re-entrant: from inside a block running in it, do not post
+    ///   - context: Where `block` runs; `Exec/direct` (the default) runs it inside `post`, on the posting thread.
+    ///     A context of type `ExecutionType/mutex` is not re-entrant: from inside a block running in it, do not post
     ///     a notification that another observer on that same context receives (the program stops, as with any
     ///     nested invoke of that context; see the type's thread-safety guarantee).
     ///   - block: Called with each payload. Do not capture the returned lifetime strongly in it: the hub holds the
