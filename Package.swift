@@ -44,16 +44,18 @@ let package = Package(
             path: "Examples/NotificationsTour",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex"], swiftSettings: strictSettings),
+        // What the test targets share (stress and memory helpers, polling for releases); not a product.
+        .target(name: "ExecTestSupport", dependencies: ["ExecKit"], path: "Tests/ExecTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex", "ExecTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch", "ExecMutex"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExecKitTests",
-            dependencies: ["ExecKit", "ExecKitMainQueueProbe"],
+            dependencies: ["ExecKit", "ExecKitMainQueueProbe", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ExecNotificationsTests",
-            dependencies: ["ExecNotifications"],
+            dependencies: ["ExecNotifications", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.

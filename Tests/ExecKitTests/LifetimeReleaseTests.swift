@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Testing
 
 /// Whoever holds a closure releases it as soon as it can never run again. Each test builds the cycle a user builds:

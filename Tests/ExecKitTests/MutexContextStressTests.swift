@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Testing
 
 /// The mutex contexts under contention: 4 threads each make up to 250,000 increments (see

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Testing
 
 /// Contexts as task executors: a task that prefers a context's executor runs there, before and after suspensions,

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Testing
 
 /// Many timers on one serial context, cancelled from inside that context at random moments while others fire.

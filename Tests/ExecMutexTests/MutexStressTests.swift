@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecMutex
+import ExecTestSupport
 import Testing
 
 /// The mutexes under contention: 4 threads each make 250,000 increments of a counter that has no lock of its own.

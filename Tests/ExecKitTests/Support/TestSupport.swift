@@ -147,19 +147,6 @@ func runsOnlyAfterReturning(_ submit: (@escaping @Sendable () -> Void) -> Void) 
     return outcome.wait() && outcome.recorded == [true]
 }
 
-/// Whether `reference()` becomes `nil` within `timeout` seconds: how a test proves something was released.
-///
-/// Releases can happen on another thread a moment later (a timer's queue, a context's drain), and no event announces
-/// them, so this polls every millisecond up to a generous bound; a leak fails the test instead of hanging it.
-func becomesNil(timeout: Double = 10, _ reference: () -> AnyObject?) -> Bool {
-    let deadline = DispatchTime.now() + timeout
-    while reference() != nil {
-        if DispatchTime.now() > deadline { return false }
-        usleep(1_000)
-    }
-    return true
-}
-
 /// An object that keeps a lifetime, the way a view model keeps its timer or observation, and counts the calls of
 /// the closure that captures it.
 final class LifetimeOwner: Sendable {

@@ -1,6 +1,10 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+//
+// What the test targets share: thread and memory helpers for stress tests, a seeded random generator, and polling for
+// releases. A target of the package (not a product), so each test target imports it instead of keeping a copy.
 
-import ExecKit
+package import ExecKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +17,7 @@ import Darwin
 /// Stress tests shrink their sizes when it is: every memory access costs several times more there, and the sizes that
 /// take a second in a debug build would take minutes. Detected at run time, because the same sources build both ways:
 /// the sanitizer's runtime exports `__tsan_init` from the executable.
-let isThreadSanitizerActive: Bool = dlsym(nil, "__tsan_init") != nil
+package let isThreadSanitizerActive: Bool = dlsym(nil, "__tsan_init") != nil
 
 /// Runs `body(index)` for every index in `0..<count`, each on a new POSIX thread of its own, started together.
 ///
@@ -22,7 +26,7 @@ let isThreadSanitizerActive: Bool = dlsym(nil, "__tsan_init") != nil
 ///
 /// - Returns: Whether every thread finished within `timeout` seconds (generous: a stuck thread fails the test
 ///   instead of hanging it).
-func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+package func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
     let finished = DispatchGroup()
     let gate = DispatchSemaphore(value: 0)
     for index in 0..<count {
@@ -64,13 +68,40 @@ private func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
     #endif
 }
 
+/// A fixed array of atomic counters, for counting how often each of many blocks ran.
+package final class AtomicCounters: @unchecked Sendable {
+    // Unchecked: the buffer is allocated once, never moves, and is only accessed through atomic operations.
+    private let base: UnsafeMutablePointer<Atomic<Int>>
+    package let count: Int
+
+    package init(count: Int) {
+        self.count = count
+        base = .allocate(capacity: count)
+        for index in 0..<count { (base + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    /// Adds one to counter `index` and returns its new value.
+    @discardableResult
+    package func increment(_ index: Int) -> Int { base[index].add(1, ordering: .relaxed).newValue }
+
+    /// Stores `value` in counter `index` and returns what it held.
+    package func exchange(_ index: Int, _ value: Int) -> Int { base[index].exchange(value, ordering: .relaxed) }
+
+    package func value(_ index: Int) -> Int { base[index].load(ordering: .relaxed) }
+}
+
 /// A 64-bit SplitMix generator: deterministic from its seed, so a stress test makes the same choices on every run.
-struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -83,7 +114,7 @@ struct SplitMix64: RandomNumberGenerator {
 /// before it, such as cancelled timers' disposal, has started; bounded by a generous 30 s) and the allocator has handed
 /// its free pages back to the system: memory in use, rather than the allocator's high-water mark, which a backlog of
 /// objects still waiting to be freed raises (under load, by more than 10 MB for a million timers).
-func settledResidentMemoryBytes(after context: Exec) -> Int {
+package func settledResidentMemoryBytes(after context: Exec) -> Int {
     let done = DispatchSemaphore(value: 0)
     context.invokeAsync { done.signal() }
     _ = done.wait(timeout: .now() + 30)
@@ -97,7 +128,7 @@ func settledResidentMemoryBytes(after context: Exec) -> Int {
 /// The resident set size of this process in bytes, or `nil` where `/proc/self/statm` does not exist (not Linux).
 ///
 /// Field 2 of `statm` is the number of resident pages.
-func residentMemoryBytes() -> Int? {
+package func residentMemoryBytes() -> Int? {
     #if os(Linux)
     guard let file = fopen("/proc/self/statm", "r") else { return nil }
     defer { fclose(file) }
@@ -112,32 +143,47 @@ func residentMemoryBytes() -> Int? {
     #endif
 }
 
+/// A counter with no lock of its own: only the mutual exclusion of whatever calls ``increment()`` keeps its total
+/// exact. It also notices two callers inside at once.
+///
+/// The overlap check uses relaxed atomics on purpose: acquiring or releasing ones would order the plain increments
+/// themselves and hide a missing lock from the Thread Sanitizer.
+package final class UnguardedCounter: @unchecked Sendable {
+    // Unchecked: `count` is exactly what the test shares without a lock of its own; the caller's mutex guards it.
+    private var count = 0
+    private let inside = Atomic(false)
+    private let overlaps = Atomic(0)
+
+    package init() {}
+
+    package func increment() {
+        if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
+        count += 1
+        inside.store(false, ordering: .relaxed)
+    }
+
+    /// The total; read it only once every increment has finished (after a wait that orders them before the read).
+    package var value: Int { count }
+
+    /// How many increments found another one under way.
+    package var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+}
+
 /// Whether `reference()` becomes `nil` within `timeout` seconds: how a test proves something was released.
 ///
 /// Releases can happen on another thread a moment later (a context's drain, the last post to leave the hub), and no
 /// event announces them, so this polls every millisecond up to a generous bound; a leak fails the test instead of
-/// hanging it. (The same helper as ExecKitTests' support.)
-func becomesNil(timeout: Double = 10, _ reference: () -> AnyObject?) -> Bool {
+/// hanging it.
+package func becomesNil(timeout: Double = 10, _ reference: () -> AnyObject?) -> Bool {
     eventually(timeout: timeout) { reference() == nil }
 }
 
 /// Whether `condition()` becomes true within `timeout` seconds, polled every millisecond.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+package func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + timeout
     while !condition() {
         if DispatchTime.now() > deadline { return false }
         usleep(1_000)
     }
     return true
-}
-
-/// A user's own serial context on a private queue, implementing only the four requirements.
-struct SerialQueueContext: ExecutionContext {
-    let queue = DispatchQueue(label: "SerialQueueContext")
-
-    var type: ExecutionType { .serialAsync }
-    var isCurrent: Bool { queue.isCurrent }
-    func invoke(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
-    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
-    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
 }
