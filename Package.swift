@@ -18,12 +18,15 @@ let package = Package(
         .library(name: "ExecMutex", targets: ["ExecMutex"]),
         .library(name: "ExecDispatch", targets: ["ExecDispatch"]),
         .library(name: "ExecNotifications", targets: ["ExecNotifications"]),
+        // For tests only: virtual time and simulated queues. Production code never links it.
+        .library(name: "ExecTesting", targets: ["ExecTesting"]),
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
         .target(name: "ExecDispatch", swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+        .target(name: "ExecTesting", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],
@@ -54,6 +57,7 @@ let package = Package(
             dependencies: ["ExecNotifications"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "ExecTestingTests", dependencies: ["ExecTesting"], swiftSettings: strictSettings),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",

@@ -1,0 +1,171 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// Everything a ``TestCoordinator`` knows, as a plain value: virtual time, the pending work in time order, and which
+/// simulated queues the running thread is inside.
+///
+/// It performs nothing. Each event returns what to do (the work to run, the work to release, a misuse to report),
+/// and ``CoordinatorStorage`` does it after unlocking, so that running or releasing a closure never happens under
+/// the lock.
+struct CoordinatorState: Sendable {
+    /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
+    private(set) var now: UInt64 = 0
+
+    /// Keys of pending work in run order; a key whose slot no longer holds its sequence is stale (cancelled work).
+    private var heap = WorkHeap()
+    /// The pending work, indexed by ``WorkToken/slot``, with the sequence number that owns the slot.
+    private var slots: [(sequence: UInt64, work: ScheduledWork)?] = []
+    private var freeSlots: [Int] = []
+    private var nextSequence: UInt64 = 0
+    /// How many pieces of work are pending (the heap also holds stale keys).
+    private(set) var pendingCount = 0
+
+    /// The thread running coordinator work (in ``runUntil(_:)`` or an inline `invokeSync`), or zero.
+    private(set) var runner: UInt = 0
+    /// The simulated queues that thread is inside, innermost last.
+    private(set) var entered: [SimulatedQueue] = []
+
+    // MARK: Scheduling
+
+    /// Adds `work`, due at `deadline` (or now, if that has passed), after all work already due then.
+    ///
+    /// - Complexity: O(log n).
+    mutating func schedule(_ work: ScheduledWork, at deadline: UInt64) -> WorkToken {
+        let sequence = nextSequence
+        nextSequence += 1
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = (sequence, work)
+        } else {
+            slot = slots.count
+            slots.append((sequence, work))
+        }
+        heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
+        pendingCount += 1
+        return WorkToken(slot: slot, sequence: sequence)
+    }
+
+    /// Removes the work `token` names, if it is still pending, and returns it for the caller to release after
+    /// unlocking.
+    ///
+    /// - Complexity: O(1), amortized: the key stays in the heap until it surfaces or until stale keys outnumber live
+    ///   ones, when the heap is rebuilt in O(n).
+    mutating func cancel(_ token: WorkToken) -> ScheduledWork? {
+        guard let work = take(token.slot, ifOwnedBy: token.sequence) else { return nil }
+        if heap.count > 64 && heap.count > 2 * pendingCount {
+            heap.removeAll { key in slots[key.slot]?.sequence != key.sequence }
+        }
+        return work
+    }
+
+    /// Empties every slot and returns the work, for a coordinator that is going away.
+    mutating func removeAll() -> [ScheduledWork] {
+        let all = slots.compactMap { $0?.work }
+        slots = []
+        freeSlots = []
+        heap = WorkHeap()
+        pendingCount = 0
+        return all
+    }
+
+    private mutating func take(_ slot: Int, ifOwnedBy sequence: UInt64) -> ScheduledWork? {
+        guard let entry = slots[slot], entry.sequence == sequence else { return nil }
+        slots[slot] = nil
+        freeSlots.append(slot)
+        pendingCount -= 1
+        return entry.work
+    }
+
+    // MARK: Running
+
+    /// What ``startRun(on:)`` and ``enter(_:on:)`` answer.
+    enum EntryAction: Sendable {
+        /// Go ahead.
+        case proceed
+        /// Go ahead; this call made the thread the runner, so leaving must give that up.
+        case proceedAsRunner
+        /// Another thread is running the coordinator's work: running here too would break "one block at a time".
+        case failBusyElsewhere
+        /// The thread is already running the coordinator's work (a block called `runUntilIdle` or `advance`).
+        case failReentrantRun
+        /// A mutex-type queue was entered from inside itself, which would deadlock for real.
+        case failReentrantMutex(SimulatedQueue)
+    }
+
+    /// Makes `thread` the runner, for `runUntilIdle` and `advance`.
+    mutating func startRun(on thread: UInt) -> EntryAction {
+        if runner == thread { return .failReentrantRun }
+        if runner != 0 { return .failBusyElsewhere }
+        runner = thread
+        return .proceed
+    }
+
+    /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline and
+    /// entering its queue; `nil` when nothing more is due by then.
+    ///
+    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
+    mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
+        entered.removeAll(keepingCapacity: true)
+        while let key = heap.first {
+            guard let entry = slots[key.slot], entry.sequence == key.sequence else {
+                heap.removeFirst()  // cancelled: its slot was emptied or reused
+                continue
+            }
+            guard key.deadline <= limit else { return nil }
+            heap.removeFirst()
+            now = max(now, key.deadline)
+            let work = take(key.slot, ifOwnedBy: key.sequence)
+            if let queue = entry.work.queue { entered.append(queue) }
+            return work
+        }
+        return nil
+    }
+
+    /// Ends a run: virtual time moves on to `limit` (never back), and the thread stops being the runner.
+    mutating func finishRun(at limit: UInt64) {
+        now = max(now, limit)
+        runner = 0
+        entered.removeAll()
+    }
+
+    /// Enters `queue` on `thread` for an inline `invokeSync`.
+    mutating func enter(_ queue: SimulatedQueue, on thread: UInt) -> EntryAction {
+        if runner == 0 {
+            runner = thread
+            entered = [queue]
+            return .proceedAsRunner
+        }
+        if runner != thread { return .failBusyElsewhere }
+        if queue.isMutex && entered.contains(where: { $0 === queue }) { return .failReentrantMutex(queue) }
+        entered.append(queue)
+        return .proceed
+    }
+
+    /// Leaves the queue that the matching ``enter(_:on:)`` entered.
+    mutating func leave(asRunner: Bool) {
+        entered.removeLast()
+        if asRunner {
+            runner = 0
+            entered.removeAll()
+        }
+    }
+
+    /// Whether `thread` is running inside `queue` now.
+    func isInside(_ queue: SimulatedQueue, on thread: UInt) -> Bool {
+        runner == thread && entered.contains { $0 === queue }
+    }
+
+    // MARK: Inspection
+
+    /// Every pending piece of work with its key, in run order.
+    ///
+    /// - Complexity: O(n log n).
+    var pendingInOrder: [(key: WorkHeap.Key, work: ScheduledWork)] {
+        heap.unorderedKeys
+            .compactMap { key in
+                guard let entry = slots[key.slot], entry.sequence == key.sequence else { return nil }
+                return (key, entry.work)
+            }
+            .sorted { $0.key.precedes($1.key) }
+    }
+}
