@@ -18,19 +18,19 @@ final class UnimplementedContext: ExecutionContext {
     /// The weakest promise, ``ExecutionType/concurrentAsync``: asking is not scheduling, so it does not fail.
     var type: ExecutionType { .concurrentAsync }
 
-    func invoke(_ execute: @escaping @Sendable () -> Void) { fail("invoke") }
-    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { fail("invokeAsync") }
-    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { fail("invokeAndWait") }
-    func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return { fail("invokeSync") }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { fail("invoke was called") }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { fail("invokeAsync was called") }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { fail("invokeAndWait was called") }
+    func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return { fail("invokeSync was called") }
 
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
-        fail("singleTimer")
+        fail("singleTimer was called")
     }
 
     func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
-        fail("periodicTimer")
+        fail("periodicTimer was called")
     }
 
     var taskExecutor: any TaskExecutor { UnimplementedTaskExecutor(context: self) }
@@ -39,12 +39,13 @@ final class UnimplementedContext: ExecutionContext {
         priority: TaskPriority?,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
-        fail("task")
+        fail("task was called")
     }
 
-    func fail(_ member: String) -> Never {
+    /// Stops the program: `what` happened on this context, which the test said must never happen.
+    func fail(_ what: String) -> Never {
         fatalError(
-            "ExecTesting: \(member) was called on Exec.unimplemented(\"\(name)\"), made at \(fileID):\(line). The test "
+            "ExecTesting: \(what) on Exec.unimplemented(\"\(name)\"), made at \(fileID):\(line). The test "
                 + "says this code path never schedules work in that context.")
     }
 }
@@ -55,5 +56,5 @@ final class UnimplementedTaskExecutor: TaskExecutor {
 
     init(context: UnimplementedContext) { self.context = context }
 
-    func enqueue(_ job: consuming ExecutorJob) { context.fail("a task job enqueued on taskExecutor of") }
+    func enqueue(_ job: consuming ExecutorJob) { context.fail("a task job was enqueued on the taskExecutor") }
 }
