@@ -12,8 +12,9 @@ struct CoordinatorState: Sendable {
 
     /// Keys of pending work in run order; a key whose slot no longer holds its sequence is stale (cancelled work).
     private var heap = WorkHeap()
-    /// The pending work, indexed by ``WorkToken/slot``, with the sequence number that owns the slot.
-    private var slots: [(sequence: UInt64, work: ScheduledWork)?] = []
+    /// The pending work, indexed by ``WorkToken/slot``, with its ``WorkToken/id`` and the sequence number of its live
+    /// key (a periodic timer gets a new one for each firing).
+    private var slots: [(id: UInt64, sequence: UInt64, work: ScheduledWork)?] = []
     private var freeSlots: [Int] = []
     private var nextSequence: UInt64 = 0
     /// How many pieces of work are pending (the heap also holds stale keys).
@@ -26,7 +27,8 @@ struct CoordinatorState: Sendable {
 
     // MARK: Scheduling
 
-    /// Adds `work`, due at `deadline` (or now, if that has passed), after all work already due then.
+    /// Adds `work`, due at `deadline` (or now, if that has passed), after all work already due then. A periodic
+    /// timer's first firing is due at its ``ScheduledWork/Repetition/deadline``.
     ///
     /// - Complexity: O(log n).
     mutating func schedule(_ work: ScheduledWork, at deadline: UInt64) -> WorkToken {
@@ -35,14 +37,14 @@ struct CoordinatorState: Sendable {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = (sequence, work)
+            slots[slot] = (sequence, sequence, work)
         } else {
             slot = slots.count
-            slots.append((sequence, work))
+            slots.append((sequence, sequence, work))
         }
         heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
         pendingCount += 1
-        return WorkToken(slot: slot, sequence: sequence)
+        return WorkToken(slot: slot, id: sequence)
     }
 
     /// Removes the work `token` names, if it is still pending, and returns it for the caller to release after
@@ -51,7 +53,8 @@ struct CoordinatorState: Sendable {
     /// - Complexity: O(1), amortized: the key stays in the heap until it surfaces or until stale keys outnumber live
     ///   ones, when the heap is rebuilt in O(n).
     mutating func cancel(_ token: WorkToken) -> ScheduledWork? {
-        guard let work = take(token.slot, ifOwnedBy: token.sequence) else { return nil }
+        guard token.slot < slots.count, slots[token.slot]?.id == token.id else { return nil }
+        let work = take(token.slot)
         if heap.count > 64 && heap.count > 2 * pendingCount {
             heap.removeAll { key in slots[key.slot]?.sequence != key.sequence }
         }
@@ -68,12 +71,12 @@ struct CoordinatorState: Sendable {
         return all
     }
 
-    private mutating func take(_ slot: Int, ifOwnedBy sequence: UInt64) -> ScheduledWork? {
-        guard let entry = slots[slot], entry.sequence == sequence else { return nil }
+    private mutating func take(_ slot: Int) -> ScheduledWork? {
+        let entry = slots[slot]
         slots[slot] = nil
         freeSlots.append(slot)
         pendingCount -= 1
-        return entry.work
+        return entry?.work
     }
 
     // MARK: Running
@@ -101,7 +104,8 @@ struct CoordinatorState: Sendable {
     }
 
     /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline and
-    /// entering its queue; `nil` when nothing more is due by then.
+    /// entering its queue; `nil` when nothing more is due by then. A periodic timer stays, due at its next firing
+    /// (with a sequence number taken now, before anything its handler schedules).
     ///
     /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
     mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
@@ -114,9 +118,16 @@ struct CoordinatorState: Sendable {
             guard key.deadline <= limit else { return nil }
             heap.removeFirst()
             now = max(now, key.deadline)
-            let work = take(key.slot, ifOwnedBy: key.sequence)
             if let queue = entry.work.queue { entered.append(queue) }
-            return work
+            guard var repetition = entry.work.repetition else { return take(key.slot) }
+            repetition.firings += 1
+            var next = entry
+            next.sequence = nextSequence
+            next.work.repetition = repetition
+            nextSequence += 1
+            slots[key.slot] = next
+            heap.insert(.init(deadline: max(repetition.deadline, now), sequence: next.sequence, slot: key.slot))
+            return entry.work
         }
         return nil
     }

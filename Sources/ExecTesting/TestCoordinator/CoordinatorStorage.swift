@@ -25,6 +25,26 @@ final class CoordinatorStorage: Sendable {
         return state.withLock { $0.schedule(work, at: deadline) }
     }
 
+    /// Schedules a timer firing `body` in `queue` `interval` from now: once, or every `interval` when `repeats`.
+    func scheduleTimer(
+        on queue: SimulatedQueue,
+        interval: Duration,
+        repeats: Bool,
+        _ body: @escaping @Sendable () -> Void
+    ) -> WorkToken {
+        let period = interval.clampedNanoseconds
+        return state.withLock { state in
+            guard repeats else {
+                let work = ScheduledWork(queue: queue, kind: .singleTimer, body: body)
+                return state.schedule(work, at: state.now &+ min(period, .max - state.now))
+            }
+            let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
+            let work = ScheduledWork(
+                queue: queue, kind: .periodicTimer(interval: interval), body: body, repetition: repetition)
+            return state.schedule(work, at: repetition.deadline)
+        }
+    }
+
     /// Schedules `body` to run in `queue` now, after everything already due now.
     @discardableResult
     func scheduleNow(

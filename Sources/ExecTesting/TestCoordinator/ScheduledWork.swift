@@ -7,11 +7,30 @@ struct ScheduledWork: Sendable {
     /// What the work is, for ``TestCoordinator/pendingWork``.
     let kind: PendingWork.Kind
     let body: @Sendable () -> Void
+    /// For a periodic timer, when its firings are due; `nil` for work that runs once.
+    var repetition: Repetition?
+
+    /// The schedule of a periodic timer: firing k is due at `start + k * period`, computed from the start each time,
+    /// so it never drifts.
+    struct Repetition: Sendable {
+        let start: UInt64
+        let period: UInt64
+        /// How many firings have been scheduled, the pending one included.
+        var firings: UInt64 = 1
+
+        /// The deadline of firing `firings`, saturating at the end of time.
+        var deadline: UInt64 {
+            let (offset, overflow) = period.multipliedReportingOverflow(by: firings)
+            let (deadline, overflowSum) = start.addingReportingOverflow(offset)
+            return overflow || overflowSum ? .max : deadline
+        }
+    }
 }
 
-/// Names one scheduled piece of work so that it can be cancelled; a token whose work has run or was cancelled is stale,
-/// and cancelling it does nothing.
+/// Names one scheduled piece of work (all firings of a periodic timer included) so that it can be cancelled; a token
+/// whose work has run for the last time or was cancelled is stale, and cancelling it does nothing.
 struct WorkToken: Sendable, Equatable {
     let slot: Int
-    let sequence: UInt64
+    /// Unique per piece of work: the sequence number it was first scheduled with.
+    let id: UInt64
 }

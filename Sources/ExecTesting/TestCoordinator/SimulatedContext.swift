@@ -89,7 +89,7 @@ final class SimulatedContext: ExecutionContext {
 
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
         VirtualTimerLifetime(
-            VirtualTimer(storage: storage, queue: queue, interval: interval, repeats: false, handler: handler))
+            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: false, handler))
     }
 
     func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
@@ -100,7 +100,7 @@ final class SimulatedContext: ExecutionContext {
                 "ExecTesting: periodicTimer on a TestCoordinator context needs a positive interval, got \(interval).")
         }
         return VirtualTimerLifetime(
-            VirtualTimer(storage: storage, queue: queue, interval: interval, repeats: true, handler: handler))
+            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: true, handler))
     }
 
     func timestamp() -> DispatchTime {

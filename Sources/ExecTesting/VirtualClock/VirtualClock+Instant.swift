@@ -22,10 +22,10 @@ extension VirtualClock {
         /// representable instant. O(1).
         public func advanced(by duration: Duration) -> Instant {
             if duration < .zero {
-                let back = VirtualTimer.nanoseconds(.zero - duration)
+                let back = (.zero - duration).clampedNanoseconds
                 return Instant(nanoseconds: nanoseconds >= back ? nanoseconds - back : 0)
             }
-            let (sum, overflow) = nanoseconds.addingReportingOverflow(VirtualTimer.nanoseconds(duration))
+            let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.clampedNanoseconds)
             return Instant(nanoseconds: overflow ? .max : sum)
         }
 
