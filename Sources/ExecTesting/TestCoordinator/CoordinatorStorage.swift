@@ -119,7 +119,7 @@ final class CoordinatorStorage: Sendable {
     /// The innermost simulated queue the calling thread runs in, if it is running the coordinator's work.
     var currentQueueName: String? {
         let thread = ThreadIdentity.current
-        return state.withLock { $0.runner == thread ? $0.entered.last?.name : nil }
+        return state.withLock { $0.innermostQueue(on: thread)?.name }
     }
 
     /// Every pending piece of work, in run order.

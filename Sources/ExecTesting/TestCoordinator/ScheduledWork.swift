@@ -19,8 +19,13 @@ struct ScheduledWork: Sendable {
         var firings: UInt64 = 1
 
         /// The deadline of firing `firings`, saturating at the end of time.
-        var deadline: UInt64 {
-            let (offset, overflow) = period.multipliedReportingOverflow(by: firings)
+        var deadline: UInt64 { deadline(ofFiring: firings) }
+
+        /// The deadline of the firing after the pending one.
+        var nextDeadline: UInt64 { deadline(ofFiring: firings + 1) }
+
+        private func deadline(ofFiring firing: UInt64) -> UInt64 {
+            let (offset, overflow) = period.multipliedReportingOverflow(by: firing)
             let (deadline, overflowSum) = start.addingReportingOverflow(offset)
             return overflow || overflowSum ? .max : deadline
         }

@@ -41,8 +41,7 @@ struct WorkHeap: Sendable {
         let last = keys.removeLast()
         guard !keys.isEmpty else { return last }
         let first = keys[0]
-        keys[0] = last
-        keys.withUnsafeMutableBufferPointer { Self.siftDown($0, from: 0) }
+        keys.withUnsafeMutableBufferPointer { Self.fillRoot($0, with: last) }
         return first
     }
 
@@ -86,5 +85,25 @@ struct WorkHeap: Sendable {
             hole = best
         }
         buffer[hole] = moving
+    }
+
+    /// Fills the hole at the root after a removal: moves the smallest child up level by level down to a leaf, without
+    /// comparing against `moving` (which came from the bottom and usually belongs near it), then places `moving` there
+    /// and sifts it up. Fewer comparisons than ``siftDown(_:from:)`` for the common case.
+    private static func fillRoot(_ buffer: UnsafeMutableBufferPointer<Key>, with moving: Key) {
+        let count = buffer.count
+        var hole = 0
+        while true {
+            let firstChild = 4 * hole + 1
+            guard firstChild < count else { break }
+            var best = firstChild
+            for child in (firstChild + 1)..<min(firstChild + 4, count) where buffer[child].precedes(buffer[best]) {
+                best = child
+            }
+            buffer[hole] = buffer[best]
+            hole = best
+        }
+        buffer[hole] = moving
+        siftUp(buffer, from: hole)
     }
 }
