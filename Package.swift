@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "ExecMutex", targets: ["ExecMutex"]),
         .library(name: "ExecDispatch", targets: ["ExecDispatch"]),
         .library(name: "ExecNotifications", targets: ["ExecNotifications"]),
+        // For tests only: virtual time and simulated queues. Production code never links it.
+        .library(name: "ExecTesting", targets: ["ExecTesting"]),
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
@@ -26,6 +28,7 @@ let package = Package(
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+        .target(name: "ExecTesting", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],
@@ -58,6 +61,7 @@ let package = Package(
             dependencies: ["ExecNotifications", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "ExecTestingTests", dependencies: ["ExecTesting"], swiftSettings: strictSettings),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",

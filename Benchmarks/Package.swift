@@ -12,6 +12,7 @@ let suites = [
     "ExecKitBenchmarks",
     "ExecMutexBenchmarks",
     "ExecNotificationsBenchmarks",
+    "ExecTestingBenchmarks",
 ]
 
 let package = Package(
@@ -37,7 +38,7 @@ let package = Package(
                     .product(name: "ExecKit", package: "ExecKit"),
                     .product(name: "ExecNotifications", package: "ExecKit"),
                     .product(name: "Benchmark", package: "benchmark"),
-                ],
+                ] + (suite == "ExecTestingBenchmarks" ? [.product(name: "ExecTesting", package: "ExecKit")] : []),
                 path: "Benchmarks/\(suite)",
                 plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
             )

@@ -1,0 +1,81 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// ExecTesting's coordinator: scheduling N blocks at random virtual times and running them all, beside a coordinator
+// that keeps its work in a sorted array (insertion by binary search, O(n) per insert), as CwlUtils'
+// DebugContextCoordinator does; and an hour of a 100 ms periodic timer.
+
+import Benchmark
+import BenchmarkSupport
+import ExecTesting
+
+let benchmarks: @Sendable () -> Void = {
+    for count in [10_000, 100_000, 1_000_000] {
+        Benchmark("TestCoordinator.scheduleThenRun.\(count)-pending", configuration: configuration(for: count)) {
+            benchmark in
+            let delays = randomDelays(count)
+            let cell = Cell()
+            let coordinator = TestCoordinator()
+            let context = coordinator.global
+            var timers: [any Lifetime] = []
+            timers.reserveCapacity(count)
+            benchmark.startMeasurement()
+            for delay in delays {
+                timers.append(context.singleTimer(interval: .nanoseconds(delay)) { cell.increment() })
+            }
+            coordinator.advance(by: .seconds(3_600))
+            benchmark.stopMeasurement()
+            precondition(cell.value == count, "every block ran")
+            blackHole(timers)
+        }
+    }
+    // The sorted array is quadratic: 10,000 and 100,000 blocks only (the latter takes seconds).
+    for count in [10_000, 100_000] {
+        Benchmark(
+            "TestCoordinator.scheduleThenRun.\(count)-pending (baseline: sorted-array coordinator)",
+            configuration: configuration(for: count)
+        ) { benchmark in
+            let delays = randomDelays(count)
+            let cell = Cell()
+            let coordinator = SortedArrayCoordinator()
+            benchmark.startMeasurement()
+            for delay in delays { coordinator.schedule(after: UInt64(delay)) { cell.increment() } }
+            coordinator.advance(by: 3_600_000_000_000)
+            benchmark.stopMeasurement()
+            precondition(cell.value == count, "every block ran")
+        }
+    }
+
+    Benchmark(
+        "TestCoordinator.periodicTimer.100ms.1-hour",
+        configuration: Suite.configuration(scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
+    ) { benchmark in
+        let cell = Cell()
+        let coordinator = TestCoordinator()
+        benchmark.startMeasurement()
+        let timer = coordinator.main.periodicTimer(interval: .milliseconds(100)) { cell.increment() }
+        coordinator.advance(by: .seconds(3_600))
+        benchmark.stopMeasurement()
+        timer.cancel()
+        precondition(cell.value == 36_000, "36,000 ticks in an hour")
+    }
+}
+
+private func configuration(for count: Int) -> Benchmark.Configuration {
+    Suite.configuration(
+        scalingFactor: .one,
+        maxDuration: .seconds(count >= 1_000_000 ? 10 : 3),
+        maxIterations: count >= 100_000 ? 5 : 20
+    )
+}
+
+/// `count` delays in nanoseconds, spread over an hour, the same in every sample (seeded SplitMix64).
+private func randomDelays(_ count: Int) -> [Int] {
+    var state: UInt64 = 2_026
+    return (0..<count).map { _ in
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % 3_600_000_000_000)
+    }
+}

@@ -1,0 +1,203 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// Everything a ``TestCoordinator`` knows, as a plain value: virtual time, the pending work in time order, and which
+/// simulated queues the running thread is inside.
+///
+/// It performs nothing. Each event returns what to do (the work to run, the work to release, a misuse to report),
+/// and ``CoordinatorStorage`` does it after unlocking, so that running or releasing a closure never happens under
+/// the lock.
+struct CoordinatorState: Sendable {
+    /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
+    private(set) var now: UInt64 = 0
+
+    /// Keys of pending work in run order; a key whose slot no longer holds its sequence is stale (cancelled work).
+    private var heap = WorkHeap()
+    /// The pending work, indexed by ``WorkToken/slot``.
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
+    private var nextSequence: UInt64 = 0
+    /// How many pieces of work are pending (the heap also holds stale keys).
+    private(set) var pendingCount = 0
+
+    /// The thread running coordinator work (in ``runUntil(_:)`` or an inline `invokeSync`), or zero.
+    private(set) var runner: UInt = 0
+    /// The queue of the work ``nextDue(until:)`` handed out last, while it runs.
+    private var running: SimulatedQueue?
+    /// The queues entered since by inline `invokeSync` calls, innermost last.
+    private var entered: [SimulatedQueue] = []
+
+    // MARK: Scheduling
+
+    /// Adds `work`, due at `deadline` (or now, if that has passed), after all work already due then. A periodic
+    /// timer's first firing is due at its ``ScheduledWork/Repetition/deadline``.
+    ///
+    /// - Complexity: O(log n).
+    mutating func schedule(_ work: ScheduledWork, at deadline: UInt64) -> WorkToken {
+        let sequence = nextSequence
+        nextSequence += 1
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[slot] = Slot(sequence: sequence, id: sequence, work: work)
+        } else {
+            slot = slots.count
+            slots.append(Slot(sequence: sequence, id: sequence, work: work))
+        }
+        heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
+        pendingCount += 1
+        return WorkToken(slot: slot, id: sequence)
+    }
+
+    /// Removes the work `token` names, if it is still pending, and returns it for the caller to release after
+    /// unlocking.
+    ///
+    /// - Complexity: O(1), amortized: the key stays in the heap until it surfaces or until stale keys outnumber live
+    ///   ones, when the heap is rebuilt in O(n).
+    mutating func cancel(_ token: WorkToken) -> ScheduledWork? {
+        guard token.slot < slots.count, slots[token.slot].id == token.id else { return nil }
+        let work = take(token.slot)
+        if heap.count > 64 && heap.count > 2 * pendingCount {
+            heap.removeAll { key in slots[key.slot].sequence != key.sequence }
+        }
+        return work
+    }
+
+    /// Empties every slot and returns the work, for a coordinator that is going away.
+    mutating func removeAll() -> [ScheduledWork] {
+        let all = slots.compactMap(\.work)
+        slots = []
+        freeSlots = []
+        heap = WorkHeap()
+        pendingCount = 0
+        return all
+    }
+
+    /// Empties `slot` and returns its work, moved out without a copy.
+    private mutating func take(_ slot: Int) -> ScheduledWork? {
+        slots[slot].id = .max
+        slots[slot].sequence = .max
+        freeSlots.append(slot)
+        pendingCount -= 1
+        return slots[slot].work.take()
+    }
+
+    // MARK: Running
+
+    /// What ``startRun(on:)`` and ``enter(_:on:)`` answer.
+    enum EntryAction: Sendable {
+        /// Go ahead.
+        case proceed
+        /// Go ahead; this call made the thread the runner, so leaving must give that up.
+        case proceedAsRunner
+        /// Another thread is running the coordinator's work: running here too would break "one block at a time".
+        case failBusyElsewhere
+        /// The thread is already running the coordinator's work (a block called `runUntilIdle` or `advance`).
+        case failReentrantRun
+        /// A mutex-type queue was entered from inside itself, which would deadlock for real.
+        case failReentrantMutex(SimulatedQueue)
+    }
+
+    /// Makes `thread` the runner, for `runUntilIdle` and `advance`.
+    mutating func startRun(on thread: UInt) -> EntryAction {
+        if runner == thread { return .failReentrantRun }
+        if runner != 0 { return .failBusyElsewhere }
+        runner = thread
+        return .proceed
+    }
+
+    /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline and
+    /// entering its queue; `nil` when nothing more is due by then. A periodic timer stays, due at its next firing
+    /// (with a sequence number taken now, before anything its handler schedules).
+    ///
+    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
+    mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
+        running = nil
+        while let key = heap.first {
+            guard slots[key.slot].sequence == key.sequence else {
+                heap.removeFirst()  // cancelled: its slot was emptied or reused
+                continue
+            }
+            guard key.deadline <= limit else { return nil }
+            heap.removeFirst()
+            now = max(now, key.deadline)
+            guard let repetition = slots[key.slot].work?.repetition else {
+                let work = take(key.slot)
+                running = work?.queue
+                return work
+            }
+            // A periodic timer stays, re-keyed for its next firing.
+            let sequence = nextSequence
+            nextSequence += 1
+            slots[key.slot].sequence = sequence
+            slots[key.slot].work?.repetition?.firings += 1
+            heap.insert(.init(deadline: max(repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
+            running = slots[key.slot].work?.queue
+            return slots[key.slot].work
+        }
+        return nil
+    }
+
+    /// Ends a run: virtual time moves on to `limit` (never back), and the thread stops being the runner.
+    mutating func finishRun(at limit: UInt64) {
+        now = max(now, limit)
+        runner = 0
+        running = nil
+    }
+
+    /// Enters `queue` on `thread` for an inline `invokeSync`.
+    mutating func enter(_ queue: SimulatedQueue, on thread: UInt) -> EntryAction {
+        if runner == 0 {
+            runner = thread
+            entered.append(queue)
+            return .proceedAsRunner
+        }
+        if runner != thread { return .failBusyElsewhere }
+        if queue.isMutex && contains(queue) { return .failReentrantMutex(queue) }
+        entered.append(queue)
+        return .proceed
+    }
+
+    /// Leaves the queue that the matching ``enter(_:on:)`` entered.
+    mutating func leave(asRunner: Bool) {
+        entered.removeLast()
+        if asRunner { runner = 0 }
+    }
+
+    /// Whether `thread` is running inside `queue` now.
+    func isInside(_ queue: SimulatedQueue, on thread: UInt) -> Bool {
+        runner == thread && contains(queue)
+    }
+
+    /// The innermost simulated queue `thread` runs in, if it is the runner.
+    func innermostQueue(on thread: UInt) -> SimulatedQueue? {
+        runner == thread ? entered.last ?? running : nil
+    }
+
+    private func contains(_ queue: SimulatedQueue) -> Bool {
+        running === queue || entered.contains { $0 === queue }
+    }
+
+    // MARK: Inspection
+
+    /// Every pending piece of work with its key, in run order.
+    ///
+    /// - Complexity: O(n log n).
+    var pendingInOrder: [(key: WorkHeap.Key, work: ScheduledWork)] {
+        heap.unorderedKeys
+            .compactMap { key in
+                guard slots[key.slot].sequence == key.sequence, let work = slots[key.slot].work else { return nil }
+                return (key, work)
+            }
+            .sorted { $0.key.precedes($1.key) }
+    }
+
+    /// One entry of the slot array: the sequence number of its live heap key (a periodic timer gets a new one for
+    /// each firing), its token's ``WorkToken/id``, and the work. An empty slot has `.max` for both numbers, which no key
+    /// or token has. The sequence comes first: checking a key reads the slot's first bytes, and the work that follows
+    /// usually shares their cache line. Read in place, never copied out, so a check costs no retain.
+    private struct Slot: Sendable {
+        var sequence: UInt64
+        var id: UInt64
+        var work: ScheduledWork?
+    }
+}

@@ -1,0 +1,152 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+
+/// Holds a ``CoordinatorState`` under a lock and carries out what its events return, after unlocking: runs the due
+/// work, releases cancelled work, reports misuse.
+///
+/// Any thread may schedule or cancel work; work runs only on the thread that calls ``run(until:)`` (the test's
+/// `runUntilIdle` or `advance`) or an inline `invokeSync`, one piece at a time.
+final class CoordinatorStorage: Sendable {
+    private let state = LockedBox(CoordinatorState())
+
+    /// Virtual time, in nanoseconds of `DispatchTime` uptime.
+    var now: UInt64 { state.withLock { $0.now } }
+
+    /// Schedules `body` to run in `queue` at `deadline` (now if that has passed), after everything already due then.
+    @discardableResult
+    func schedule(
+        _ kind: PendingWork.Kind,
+        on queue: SimulatedQueue?,
+        at deadline: UInt64,
+        _ body: @escaping @Sendable () -> Void
+    ) -> WorkToken {
+        let work = ScheduledWork(queue: queue, kind: kind, body: body)
+        return state.withLock { $0.schedule(work, at: deadline) }
+    }
+
+    /// Schedules a timer firing `body` in `queue` `interval` from now: once, or every `interval` when `repeats`.
+    func scheduleTimer(
+        on queue: SimulatedQueue,
+        interval: Duration,
+        repeats: Bool,
+        _ body: @escaping @Sendable () -> Void
+    ) -> WorkToken {
+        let period = interval.clampedNanoseconds
+        return state.withLock { state in
+            guard repeats else {
+                let work = ScheduledWork(queue: queue, kind: .singleTimer, body: body)
+                return state.schedule(work, at: state.now &+ min(period, .max - state.now))
+            }
+            let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
+            let work = ScheduledWork(
+                queue: queue, kind: .periodicTimer(interval: interval), body: body, repetition: repetition)
+            return state.schedule(work, at: repetition.deadline)
+        }
+    }
+
+    /// Schedules `body` to run in `queue` now, after everything already due now.
+    @discardableResult
+    func scheduleNow(
+        _ kind: PendingWork.Kind,
+        on queue: SimulatedQueue?,
+        _ body: @escaping @Sendable () -> Void
+    ) -> WorkToken {
+        let work = ScheduledWork(queue: queue, kind: kind, body: body)
+        return state.withLock { $0.schedule(work, at: $0.now) }
+    }
+
+    /// Removes the work `token` names if it has not run; the work's closure is released after unlocking, so that a
+    /// deinit it triggers may call back into the coordinator.
+    func cancel(_ token: WorkToken) {
+        let removed = state.withLock { $0.cancel(token) }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Drops all pending work, releasing it after unlocking.
+    func discardAll() {
+        let removed = state.withLock { $0.removeAll() }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Runs, on the calling thread, every piece of work due at or before `limit` in time order (work that the work
+    /// schedules included), then moves virtual time to `limit`.
+    func run(until limit: UInt64) {
+        let thread = ThreadIdentity.current
+        let start = state.withLock { $0.startRun(on: thread) }
+        if case .failReentrantRun = start {
+            misuse(
+                "runUntilIdle() or advance(by:/to:) was called from inside work that the coordinator is running. "
+                    + "Only the test itself drives virtual time; schedule follow-up work instead.")
+        }
+        if case .failBusyElsewhere = start {
+            misuse("runUntilIdle() or advance(by:/to:) was called while another thread is running its work.")
+        }
+        defer { state.withLock { $0.finishRun(at: limit) } }
+        while let work = state.withLock({ $0.nextDue(until: limit) }) {
+            work.body()
+        }
+    }
+
+    /// Runs `body` inline inside `queue`, for `invokeSync` onto a simulated queue: the one real thread enters the
+    /// queue instead of waiting for it.
+    func runInline<Return>(in queue: SimulatedQueue, _ body: () throws -> Return) rethrows -> Return {
+        let entry = state.withLock { $0.enter(queue, on: ThreadIdentity.current) }
+        switch entry {
+        case .proceed, .proceedAsRunner:
+            break
+        case .failReentrantMutex(let queue):
+            misuse(
+                "the simulated mutex queue \"\(queue.name)\" was invoked from inside itself, directly or through "
+                    + "other queues. A real mutex queue would deadlock; use invokeAsync for nested work, or a "
+                    + "re-entrant (.serialAsync) queue.")
+        case .failBusyElsewhere, .failReentrantRun:
+            misuse(
+                "invokeSync onto the simulated queue \"\(queue.name)\" from a thread other than the one running the "
+                    + "coordinator's work. A coordinator runs one block at a time on one thread; use invoke or "
+                    + "invokeAsync from other threads.")
+        }
+        defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
+        return try body()
+    }
+
+    /// Whether the calling thread is running inside `queue`.
+    func isInside(_ queue: SimulatedQueue) -> Bool {
+        let thread = ThreadIdentity.current
+        return state.withLock { $0.isInside(queue, on: thread) }
+    }
+
+    /// The innermost simulated queue the calling thread runs in, if it is running the coordinator's work.
+    var currentQueueName: String? {
+        let thread = ThreadIdentity.current
+        return state.withLock { $0.innermostQueue(on: thread)?.name }
+    }
+
+    /// Every pending piece of work, in run order.
+    var pendingWork: [PendingWork] {
+        state.withLock { state in
+            state.pendingInOrder.map { key, work in
+                PendingWork(
+                    kind: work.kind,
+                    queueName: work.queue?.name,
+                    deadline: DispatchTime(uptimeNanoseconds: key.deadline),
+                    sequence: key.sequence
+                )
+            }
+        }
+    }
+
+    /// Whether nothing is pending.
+    var isIdle: Bool { state.withLock { $0.pendingCount == 0 } }
+
+    private func misuse(_ message: String) -> Never {
+        fatalError("ExecTesting: TestCoordinator: \(message)")
+    }
+}
+
+extension CoordinatorState.EntryAction {
+    fileprivate var isRunner: Bool {
+        if case .proceedAsRunner = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,41 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// One piece of work waiting in a ``TestCoordinator``: what runs, in which simulated queue, and what it is.
+struct ScheduledWork: Sendable {
+    /// The queue the work runs in; `nil` for work that belongs to no queue (a sleeping task's wake-up).
+    let queue: SimulatedQueue?
+    /// What the work is, for ``TestCoordinator/pendingWork``.
+    let kind: PendingWork.Kind
+    let body: @Sendable () -> Void
+    /// For a periodic timer, when its firings are due; `nil` for work that runs once.
+    var repetition: Repetition?
+
+    /// The schedule of a periodic timer: firing k is due at `start + k * period`, computed from the start each time,
+    /// so it never drifts.
+    struct Repetition: Sendable {
+        let start: UInt64
+        let period: UInt64
+        /// How many firings have been scheduled, the pending one included.
+        var firings: UInt64 = 1
+
+        /// The deadline of firing `firings`, saturating at the end of time.
+        var deadline: UInt64 { deadline(ofFiring: firings) }
+
+        /// The deadline of the firing after the pending one.
+        var nextDeadline: UInt64 { deadline(ofFiring: firings + 1) }
+
+        private func deadline(ofFiring firing: UInt64) -> UInt64 {
+            let (offset, overflow) = period.multipliedReportingOverflow(by: firing)
+            let (deadline, overflowSum) = start.addingReportingOverflow(offset)
+            return overflow || overflowSum ? .max : deadline
+        }
+    }
+}
+
+/// Names one scheduled piece of work (all firings of a periodic timer included) so that it can be cancelled; a token
+/// whose work has run for the last time or was cancelled is stale, and cancelling it does nothing.
+struct WorkToken: Sendable, Equatable {
+    let slot: Int
+    /// Unique per piece of work: the sequence number it was first scheduled with.
+    let id: UInt64
+}

@@ -1,0 +1,111 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+
+/// An execution context of a ``TestCoordinator``: a look-alike of `.direct`, `.main`, `.mainAsync`, a global queue or
+/// a serial queue whose blocks, timers and task jobs are pieces of work that the coordinator runs on the test's
+/// thread, in virtual-time order.
+final class SimulatedContext: ExecutionContext {
+    /// Which real context this one imitates.
+    enum Role: Sendable {
+        /// `.direct`: immediate; `invokeAsync`, timers and task jobs go to the global queue.
+        case direct
+        /// `.main`: immediate when already in the simulated main queue, queued otherwise.
+        case main
+        /// `.mainAsync`: always queued on the simulated main queue.
+        case mainAsync
+        /// A global concurrent queue: always queued; `isCurrent` is `false`, as for a real global queue.
+        case global
+        /// A serial queue of the given type: `.serialAsync`, `.mutex` or `.conditionallyAsync`.
+        case serial(ExecutionType)
+    }
+
+    private let role: Role
+    /// Where blocks, timers and jobs go (for `.direct`, the global queue).
+    private let queue: SimulatedQueue
+    private let storage: CoordinatorStorage
+    private let executor: SimulatedTaskExecutor
+
+    init(role: Role, queue: SimulatedQueue, storage: CoordinatorStorage, executor: SimulatedTaskExecutor) {
+        self.role = role
+        self.queue = queue
+        self.storage = storage
+        self.executor = executor
+    }
+
+    var type: ExecutionType {
+        switch role {
+        case .direct: return .immediate
+        case .main: return .conditionallyAsync(!isCurrent)
+        case .mainAsync: return .serialAsync
+        case .global: return .concurrentAsync
+        case .serial(.conditionallyAsync): return .conditionallyAsync(!isCurrent)
+        case .serial(let type): return type
+        }
+    }
+
+    var isCurrent: Bool {
+        switch role {
+        case .direct: return true
+        case .global: return false
+        case .main, .mainAsync, .serial: return storage.isInside(queue)
+        }
+    }
+
+    func invoke(_ execute: @escaping @Sendable () -> Void) {
+        switch role {
+        case .direct:
+            execute()
+        case .main, .serial(.conditionallyAsync):
+            if storage.isInside(queue) { execute() } else { storage.scheduleNow(.block, on: queue, execute) }
+        case .serial(.mutex):
+            invokeSync(execute)
+        case .mainAsync, .global, .serial:
+            storage.scheduleNow(.block, on: queue, execute)
+        }
+    }
+
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
+        storage.scheduleNow(.block, on: queue, execute)
+    }
+
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
+        invokeSync(execute)
+    }
+
+    /// Runs `execute` now, on the calling thread: inline when already inside the queue (a mutex-type queue stops the
+    /// program with a message instead), otherwise after entering the queue, in place of waiting for it.
+    func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
+        switch role {
+        case .direct:
+            return try execute()
+        case .main, .mainAsync, .serial(.serialAsync), .serial(.conditionallyAsync):
+            if storage.isInside(queue) { return try execute() }
+            return try storage.runInline(in: queue, execute)
+        case .global, .serial:
+            return try storage.runInline(in: queue, execute)
+        }
+    }
+
+    func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
+        VirtualTimerLifetime(
+            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: false, handler))
+    }
+
+    func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        if interval <= .zero {
+            fatalError(
+                "ExecTesting: periodicTimer on a TestCoordinator context needs a positive interval, got \(interval).")
+        }
+        return VirtualTimerLifetime(
+            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: true, handler))
+    }
+
+    func timestamp() -> DispatchTime {
+        DispatchTime(uptimeNanoseconds: storage.now)
+    }
+
+    var taskExecutor: any TaskExecutor { executor }
+}

@@ -1,0 +1,23 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+
+/// A `TaskExecutor` whose jobs are pieces of work in a ``TestCoordinator``, due now, in one simulated queue.
+///
+/// `enqueue` schedules the job at once, on whatever thread resumes the task, so a continuation resumed by work the
+/// coordinator runs lands in the same `runUntilIdle` or `advance` call, with no yielding.
+final class SimulatedTaskExecutor: TaskExecutor {
+    private let storage: CoordinatorStorage
+    private let queue: SimulatedQueue
+
+    init(storage: CoordinatorStorage, queue: SimulatedQueue) {
+        self.storage = storage
+        self.queue = queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
+        let job = UnownedJob(job)
+        storage.scheduleNow(.job, on: queue) { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

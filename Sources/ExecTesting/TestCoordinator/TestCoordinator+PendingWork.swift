@@ -1,0 +1,41 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+
+extension TestCoordinator {
+    /// Everything the coordinator holds and has not run, in the order it would run: blocks, timer firings, task jobs
+    /// and clock sleeps. Cancelled work is not listed. A task suspended on something other than the coordinator (an
+    /// actor, a continuation nobody resumes) is invisible here.
+    ///
+    /// - Complexity: O(n log n); takes the coordinator's lock.
+    public var pendingWork: [PendingWork] { storage.pendingWork }
+
+    /// Whether nothing is pending. O(1); takes the coordinator's lock.
+    public var isIdle: Bool { storage.isIdle }
+
+    /// Reports a failure when work is still pending: call it at the end of a test (a `defer`, or a suite's `deinit`)
+    /// to prove the test left no timer running, no sleep waiting and no block unrun.
+    ///
+    /// ```swift
+    /// coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }  // Swift Testing
+    /// coordinator.assertNoPendingWork { XCTFail($0) }                           // XCTest
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fileID: Named in the message; defaults to the caller's file.
+    ///   - line: Named in the message; defaults to the caller's line.
+    ///   - reportFailure: Receives the message, which lists each pending item (``PendingWork/description``). The
+    ///     default stops the program with it, so the check needs no test framework.
+    public func assertNoPendingWork(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        reportFailure: (String) -> Void = { fatalError($0) }
+    ) {
+        let pending = pendingWork
+        guard !pending.isEmpty else { return }
+        let list = pending.map { "  - \($0)" }.joined(separator: "\n")
+        reportFailure(
+            "ExecTesting: \(pending.count) piece(s) of work still pending at \(fileID):\(line), "
+                + "virtual time \(Double(now.uptimeNanoseconds) / 1_000_000_000) s:\n\(list)")
+    }
+}

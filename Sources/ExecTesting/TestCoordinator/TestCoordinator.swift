@@ -1,0 +1,137 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import ExecKit
+
+/// Deterministic virtual time for callback code, timers and async code: a test of an hour of timeouts runs in
+/// milliseconds and gives the same result every time.
+///
+/// ```swift
+/// let coordinator = TestCoordinator()
+/// let model = Model(context: coordinator.main, clock: coordinator.clock)
+/// model.start()
+/// coordinator.advance(by: .seconds(30))
+/// #expect(model.state == .timedOut)
+/// ```
+///
+/// The coordinator hands out contexts (``direct``, ``main``, ``mainAsync``, ``global``, ``serialQueue(named:type:)``)
+/// that behave like their real counterparts, a ``clock`` and a ``taskExecutor``. Nothing they schedule runs on its
+/// own: blocks, timer firings, clock wake-ups and task jobs wait in the coordinator until the test calls
+/// ``runUntilIdle()``, ``advance(by:)`` or ``advance(to:)``.
+///
+/// - Ordering: work runs on the calling thread, one piece at a time, in deadline order; work due at the same instant
+///   runs in the order it was scheduled. Virtual time moves only when the test advances it.
+/// - Simulated queues: the coordinator knows which simulated queue is running, so `main.invoke` is immediate exactly
+///   inside the simulated main queue, `isCurrent` answers for each context, and ``currentQueueName`` names the queue.
+///   `invokeSync` onto another simulated queue runs the block inline (the one real thread enters the queue instead of
+///   waiting for it); entering a `.mutex` queue from inside itself stops the program with a message, as the real
+///   ones do.
+/// - Thread-safety: any thread may schedule or cancel work; it runs only inside the test's calls.
+/// - Cost: scheduling, running and cancelling each cost O(log n) in the number of pending pieces of work.
+public final class TestCoordinator: TaskLauncher {
+    let storage = CoordinatorStorage()
+    private let mainQueue = SimulatedQueue(name: "main")
+    private let globalQueue = SimulatedQueue(name: "global")
+    let globalExecutor: SimulatedTaskExecutor
+
+    /// Looks like ``Exec/direct``: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is `true`.
+    /// Its `invokeAsync`, timers and task jobs go to the simulated ``global`` queue, as the real `.direct`'s go to a
+    /// global queue.
+    public let direct: Exec
+
+    /// Looks like ``Exec/main``: `invoke` runs the block at once when called from work running in the simulated main
+    /// queue, and queues it there otherwise (also from the test's own code, which runs in no simulated queue).
+    public let main: Exec
+
+    /// Looks like ``Exec/mainAsync``: always queues on the simulated main queue, in FIFO order with ``main``'s blocks.
+    public let mainAsync: Exec
+
+    /// Looks like a global concurrent queue (``Exec/utility`` and its siblings): always queues. Its blocks still run one
+    /// at a time, in time order; `isCurrent` is `false`, as for a real global queue, but ``currentQueueName`` says
+    /// `"global"`.
+    public let global: Exec
+
+    /// A `Clock` reading the coordinator's virtual time; see ``VirtualClock``.
+    public let clock: VirtualClock
+
+    /// Creates a coordinator at virtual time zero (`now.uptimeNanoseconds == 0`), with nothing pending.
+    public init() {
+        globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
+        let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
+        direct = .custom(
+            SimulatedContext(role: .direct, queue: globalQueue, storage: storage, executor: globalExecutor))
+        main = .custom(SimulatedContext(role: .main, queue: mainQueue, storage: storage, executor: mainExecutor))
+        mainAsync = .custom(
+            SimulatedContext(role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor))
+        global = .custom(
+            SimulatedContext(role: .global, queue: globalQueue, storage: storage, executor: globalExecutor))
+        clock = VirtualClock(storage: storage)
+    }
+
+    /// Drops whatever is still pending: with the coordinator gone, nothing can run it.
+    deinit { storage.discardAll() }
+
+    /// A new simulated serial queue named `name`, which ``currentQueueName`` and ``pendingWork`` report.
+    ///
+    /// - Parameter type: how it behaves, like `Exec.queue(someQueue, type)`: ``ExecutionType/serialAsync`` (the
+    ///   default, like ``Exec/asyncQueue(label:qos:)``: `invoke` queues, `invokeSync` from inside runs inline),
+    ///   ``ExecutionType/mutex`` (like ``Exec/syncQueue(label:qos:)``: `invoke` runs at once; entering it from inside
+    ///   itself stops the program with a message) or ``ExecutionType/conditionallyAsync(_:)`` (immediate inside the
+    ///   queue, queued otherwise).
+    /// - Precondition: `type` is serial; a concurrent type stops the program with a message (use ``global``).
+    /// - Cost: a few small allocations; queues are independent of each other and of the coordinator's lifetime.
+    public func serialQueue(named name: String, type: ExecutionType = .serialAsync) -> Exec {
+        guard type.isSerial else {
+            fatalError(
+                "ExecTesting: serialQueue(named: \"\(name)\", type: \(type)) needs a serial type (.serialAsync, .mutex "
+                    + "or .conditionallyAsync); use coordinator.global for a concurrent queue.")
+        }
+        let queue = SimulatedQueue(name: name, isMutex: type == .mutex)
+        let executor = SimulatedTaskExecutor(storage: storage, queue: queue)
+        return .custom(SimulatedContext(role: .serial(type), queue: queue, storage: storage, executor: executor))
+    }
+
+    // MARK: Virtual time
+
+    /// The coordinator's virtual time, which is also what `timestamp()` answers on its contexts. It starts at zero
+    /// and moves only inside ``advance(by:)`` and ``advance(to:)``: to each piece of work's deadline as it runs, then to
+    /// the target.
+    public var now: DispatchTime { DispatchTime(uptimeNanoseconds: storage.now) }
+
+    /// Runs everything due now, including work that the work schedules for now, until nothing due now is left.
+    /// Virtual time does not move.
+    ///
+    /// - Precondition: not called from inside work the coordinator is running, nor while another thread runs it.
+    public func runUntilIdle() {
+        storage.run(until: storage.now)
+    }
+
+    /// Moves virtual time forward by `duration`, running every piece of work due on the way in deadline order, with
+    /// ``now`` set to each one's deadline while it runs; then ``now`` is `duration` later than before.
+    ///
+    /// - Precondition: `duration` is not negative; not called from inside work the coordinator is running.
+    public func advance(by duration: Duration) {
+        precondition(duration >= .zero, "ExecTesting: advance(by:) needs a non-negative duration, got \(duration).")
+        let target = VirtualClock.Instant(nanoseconds: storage.now).advanced(by: duration)
+        storage.run(until: target.nanoseconds)
+    }
+
+    /// Moves virtual time forward to `deadline`, running every piece of work due by then, as ``advance(by:)`` does.
+    /// A deadline that has passed moves nothing and runs what is due now.
+    public func advance(to deadline: DispatchTime) {
+        storage.run(until: deadline.uptimeNanoseconds)
+    }
+
+    /// Moves virtual time forward to `deadline` on ``clock``; see ``advance(to:)-(DispatchTime)``.
+    public func advance(to deadline: VirtualClock.Instant) {
+        storage.run(until: deadline.nanoseconds)
+    }
+
+    // MARK: Where work runs
+
+    /// The name of the simulated queue the caller runs in (`"main"`, `"global"` or a serial queue's name), or `nil` when
+    /// the caller is not running coordinator work (the test's own code, another thread, a sleep's wake-up, ``direct``
+    /// work called from the test).
+    ///
+    /// Inside an inline `invokeSync` it names the queue entered last. Takes the coordinator's lock.
+    public var currentQueueName: String? { storage.currentQueueName }
+}

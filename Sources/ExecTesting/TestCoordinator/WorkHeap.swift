@@ -1,0 +1,109 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// A 4-ary min-heap of scheduling keys, ordered by deadline, then by sequence number (the order of scheduling).
+///
+/// Why keys only: the work itself (a closure and its queue) stays in a slot array, so sifting moves 24 trivially
+/// copyable bytes per step, with no retain or release. A 4-ary heap is half as deep as a binary one, and the four
+/// children of a node sit side by side in memory.
+struct WorkHeap: Sendable {
+    /// When a piece of work is due, its place in the order of scheduling, and where its work is stored.
+    struct Key: Sendable {
+        var deadline: UInt64
+        var sequence: UInt64
+        var slot: Int
+
+        /// Whether `self` runs before `other`: an earlier deadline, or the same deadline and scheduled first.
+        @inline(__always)
+        func precedes(_ other: Key) -> Bool {
+            deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+        }
+    }
+
+    private var keys: [Key] = []
+
+    /// How many keys the heap holds, stale ones (of cancelled work) included.
+    var count: Int { keys.count }
+
+    /// The key that runs first. O(1).
+    var first: Key? { keys.first }
+
+    /// Adds a key. O(log n).
+    mutating func insert(_ key: Key) {
+        keys.append(key)
+        keys.withUnsafeMutableBufferPointer { Self.siftUp($0, from: $0.count - 1) }
+    }
+
+    /// Removes the key that runs first. O(log n).
+    ///
+    /// - Precondition: the heap is not empty.
+    @discardableResult
+    mutating func removeFirst() -> Key {
+        let last = keys.removeLast()
+        guard !keys.isEmpty else { return last }
+        let first = keys[0]
+        keys.withUnsafeMutableBufferPointer { Self.fillRoot($0, with: last) }
+        return first
+    }
+
+    /// Keeps only the keys for which `isLive` is true and restores the heap order. O(n).
+    mutating func removeAll(where isStale: (Key) -> Bool) {
+        keys.removeAll(where: isStale)
+        keys.withUnsafeMutableBufferPointer { buffer in
+            guard buffer.count > 1 else { return }
+            for index in stride(from: (buffer.count - 2) / 4, through: 0, by: -1) { Self.siftDown(buffer, from: index) }
+        }
+    }
+
+    /// Every key, in no particular order.
+    var unorderedKeys: [Key] { keys }
+
+    private static func siftUp(_ buffer: UnsafeMutableBufferPointer<Key>, from start: Int) {
+        let moving = buffer[start]
+        var hole = start
+        while hole > 0 {
+            let parent = (hole - 1) / 4
+            guard moving.precedes(buffer[parent]) else { break }
+            buffer[hole] = buffer[parent]
+            hole = parent
+        }
+        buffer[hole] = moving
+    }
+
+    private static func siftDown(_ buffer: UnsafeMutableBufferPointer<Key>, from start: Int) {
+        let count = buffer.count
+        let moving = buffer[start]
+        var hole = start
+        while true {
+            let firstChild = 4 * hole + 1
+            guard firstChild < count else { break }
+            var best = firstChild
+            for child in (firstChild + 1)..<min(firstChild + 4, count) where buffer[child].precedes(buffer[best]) {
+                best = child
+            }
+            guard buffer[best].precedes(moving) else { break }
+            buffer[hole] = buffer[best]
+            hole = best
+        }
+        buffer[hole] = moving
+    }
+
+    /// Fills the hole at the root after a removal: moves the smallest child up level by level down to a leaf, without
+    /// comparing against `moving` (which came from the bottom and usually belongs near it), then places `moving` there
+    /// and sifts it up. Fewer comparisons than ``siftDown(_:from:)`` for the common case.
+    private static func fillRoot(_ buffer: UnsafeMutableBufferPointer<Key>, with moving: Key) {
+        let count = buffer.count
+        var hole = 0
+        while true {
+            let firstChild = 4 * hole + 1
+            guard firstChild < count else { break }
+            var best = firstChild
+            for child in (firstChild + 1)..<min(firstChild + 4, count) where buffer[child].precedes(buffer[best]) {
+                best = child
+            }
+            buffer[hole] = buffer[best]
+            hole = best
+        }
+        buffer[hole] = moving
+        siftUp(buffer, from: hole)
+    }
+}

@@ -1,0 +1,65 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecTesting
+import Testing
+
+/// Misuse and forbidden scheduling stop the program with a message that says what happened and where.
+@Suite struct MisuseExitTests {
+    @Test func schedulingOnAnUnimplementedContextStopsNamingTheTestsFileAndLine() async {
+        let invoke = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let context = Exec.unimplemented("analytics")
+            context.invoke {}
+        }
+        #expect(invoke.standardErrorText.contains("invoke was called on Exec.unimplemented(\"analytics\")"))
+        #expect(invoke.standardErrorText.contains("made at ExecTestingTests/MisuseExitTests.swift:"))
+
+        let timer = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.unimplemented().singleTimer(parameter: 1, interval: .seconds(1)) { _ in }
+        }
+        #expect(timer.standardErrorText.contains("singleTimer was called on Exec.unimplemented"))
+
+        let task = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Task(executorPreference: Exec.unimplemented().taskExecutor) {}
+            try? await Task.sleep(for: .seconds(10))  // reached only if the job was never enqueued
+        }
+        #expect(task.standardErrorText.contains("a task job was enqueued on the taskExecutor on Exec.unimplemented"))
+    }
+
+    @Test func readingAnUnimplementedContextDoesNotFail() {
+        let context = Exec.unimplemented()
+        #expect(!context.isCurrent)
+        #expect(context.type == .concurrentAsync)
+    }
+
+    @Test func reenteringASimulatedMutexQueueStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            let lock = coordinator.serialQueue(named: "the.lock", type: .mutex)
+            let other = coordinator.serialQueue(named: "other")
+            lock.invoke { other.invokeSync { lock.invoke {} } }
+        }
+        #expect(result.standardErrorText.contains("the simulated mutex queue \"the.lock\" was invoked from inside"))
+        #expect(result.standardErrorText.contains("use invokeAsync"))
+    }
+
+    @Test func drivingTimeFromInsideCoordinatorWorkStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            coordinator.main.invoke { coordinator.advance(by: .seconds(1)) }
+            coordinator.runUntilIdle()
+        }
+        #expect(result.standardErrorText.contains("was called from inside work that the coordinator is running"))
+    }
+
+    @Test func assertNoPendingWorkStopsByDefaultListingThePendingWork() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            let timer = coordinator.main.periodicTimer(interval: .milliseconds(100)) {}
+            coordinator.assertNoPendingWork()
+            withExtendedLifetime(timer) {}
+        }
+        #expect(
+            result.standardErrorText.contains("1 piece(s) of work still pending at ExecTestingTests/MisuseExitTests"))
+        #expect(result.standardErrorText.contains("periodic timer (every 0.1 seconds) on \"main\", due at 0.1 s"))
+    }
+}
