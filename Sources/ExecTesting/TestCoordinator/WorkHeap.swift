@@ -70,36 +70,32 @@ struct WorkHeap: Sendable {
     }
 
     private static func siftDown(_ buffer: UnsafeMutableBufferPointer<Key>, from start: Int) {
-        let count = buffer.count
         let moving = buffer[start]
         var hole = start
-        while true {
-            let firstChild = 4 * hole + 1
-            guard firstChild < count else { break }
-            var best = firstChild
-            for child in (firstChild + 1)..<min(firstChild + 4, count) where buffer[child].precedes(buffer[best]) {
-                best = child
-            }
-            guard buffer[best].precedes(moving) else { break }
+        while let best = earliestChild(of: hole, in: buffer), buffer[best].precedes(moving) {
             buffer[hole] = buffer[best]
             hole = best
         }
         buffer[hole] = moving
     }
 
+    /// The index of the earliest of `parent`'s (up to four) children, or `nil` when it has none.
+    private static func earliestChild(of parent: Int, in buffer: UnsafeMutableBufferPointer<Key>) -> Int? {
+        let firstChild = 4 * parent + 1
+        guard firstChild < buffer.count else { return nil }
+        var best = firstChild
+        for child in (firstChild + 1)..<min(firstChild + 4, buffer.count) where buffer[child].precedes(buffer[best]) {
+            best = child
+        }
+        return best
+    }
+
     /// Fills the hole at the root after a removal: moves the smallest child up level by level down to a leaf, without
     /// comparing against `moving` (which came from the bottom and usually belongs near it), then places `moving` there
     /// and sifts it up. Fewer comparisons than ``siftDown(_:from:)`` for the common case.
     private static func fillRoot(_ buffer: UnsafeMutableBufferPointer<Key>, with moving: Key) {
-        let count = buffer.count
         var hole = 0
-        while true {
-            let firstChild = 4 * hole + 1
-            guard firstChild < count else { break }
-            var best = firstChild
-            for child in (firstChild + 1)..<min(firstChild + 4, count) where buffer[child].precedes(buffer[best]) {
-                best = child
-            }
+        while let best = earliestChild(of: hole, in: buffer) {
             buffer[hole] = buffer[best]
             hole = best
         }
