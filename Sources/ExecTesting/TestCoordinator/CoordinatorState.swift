@@ -19,7 +19,7 @@ struct CoordinatorState: Sendable {
     /// How many pieces of work are pending (the heap also holds stale keys).
     private(set) var pendingCount = 0
 
-    /// The thread running coordinator work (in ``runUntil(_:)`` or an inline `invokeSync`), or zero.
+    /// The thread running coordinator work (in `CoordinatorStorage.run(until:)` or an inline `invokeSync`), or zero.
     private(set) var runner: UInt = 0
     /// The queue of the work ``nextDue(until:)`` handed out last, while it runs.
     private var running: SimulatedQueue?
