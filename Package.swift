@@ -48,9 +48,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // What the test targets share (stress and memory helpers, polling for releases); not a product.
-        .target(name: "ExecTestSupport", dependencies: ["ExecKit"], path: "Tests/ExecTestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "ExecMutexTests", dependencies: ["ExecMutex", "ExecTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ExecDispatchTests", dependencies: ["ExecDispatch", "ExecMutex"], swiftSettings: strictSettings),
+        .target(
+            name: "ExecTestSupport", dependencies: ["ExecKit"], path: "Tests/ExecTestSupport",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExecMutexTests", dependencies: ["ExecMutex", "ExecTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExecDispatchTests", dependencies: ["ExecDispatch", "ExecMutex"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExecKitTests",
             dependencies: ["ExecKit", "ExecKitMainQueueProbe", "ExecTestSupport"],
@@ -61,7 +65,8 @@ let package = Package(
             dependencies: ["ExecNotifications", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "ExecTestingTests", dependencies: ["ExecTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExecTestingTests", dependencies: ["ExecTesting", "ExecTestSupport"], swiftSettings: strictSettings),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",
