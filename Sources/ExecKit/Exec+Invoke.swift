@@ -43,6 +43,7 @@ extension Exec {
     /// ``direct`` uses a default-QoS global queue; main-queue cases queue on the main queue (``mainOrdered`` in its
     /// order); `.queue` uses `queue.async`; ``custom(_:)`` forwards.
     public func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
+        if let replacement = overridden { return replacement.invokeAsync(execute) }
         switch self {
         case .mainOrdered: MainOrderedQueue.enqueue(execute)
         case .custom(let context): context.invokeAsync(execute)
@@ -72,8 +73,10 @@ extension Exec {
             return try execute()
         case .main, .mainAsync, .mainOrdered:
             if DispatchQueue.isMainQueueCurrent { return try execute() }
+            if let replacement = overridden { return try replacement.invokeSync(execute) }
             return try GlobalQueues.main.sync(execute: execute)
         case .interactive, .user, .default, .utility, .background:
+            if let replacement = overridden { return try replacement.invokeSync(execute) }
             return try dispatchQueue.sync(execute: execute)
         case .custom(let context):
             return try context.invokeSync(execute)
@@ -122,11 +125,21 @@ extension Exec {
         case .direct:
             execute()
         case .main:
-            if DispatchQueue.isMainQueueCurrent { execute() } else { GlobalQueues.main.async(execute: execute) }
+            if DispatchQueue.isMainQueueCurrent {
+                execute()
+            } else if let replacement = overridden {
+                replacement.invoke(execute)
+            } else {
+                GlobalQueues.main.async(execute: execute)
+            }
         case .mainOrdered:
-            MainOrderedQueue.invoke(execute)
+            if let replacement = overridden { replacement.invoke(execute) } else { MainOrderedQueue.invoke(execute) }
         case .mainAsync, .interactive, .user, .default, .utility, .background:
-            dispatchQueue.async(execute: execute)
+            if let replacement = overridden {
+                replacement.invoke(execute)
+            } else {
+                dispatchQueue.async(execute: execute)
+            }
         case .custom(let context):
             context.invoke(execute)
         case .queue(let queue, let type):

@@ -42,6 +42,9 @@ extension Exec {
     private func timer(interval: Duration, leeway: Duration, repeats: Bool, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
+        if let replacement = overridden {
+            return replacement.timer(interval: interval, leeway: leeway, repeats: repeats, handler: handler)
+        }
         switch self {
         case .custom(let context):
             return repeats
@@ -61,6 +64,7 @@ extension Exec {
     /// The current time; ``custom(_:)`` asks its context (a virtual-time context answers with virtual time).
     public func timestamp() -> DispatchTime {
         if case .custom(let context) = self { return context.timestamp() }
+        if let replacement = overridden { return replacement.timestamp() }
         return DispatchTime.now()
     }
 }

@@ -11,6 +11,9 @@
 /// the closure costs. Only ``custom(_:)`` goes through an existential. Callers that want to skip building a closure
 /// altogether can `switch context { case .direct: work() default: context.invoke { work() } }`.
 ///
+/// In tests, ExecTesting's `TestCoordinator.overridingSharedContexts { … }` redirects the main-queue and global-queue
+/// cases to virtual time for the code inside it; only slow paths consult it, so the fast paths cost the same.
+///
 /// `Exec` is one word (`MemoryLayout<Exec>.size == 8` on 64-bit platforms): ``custom(_:)`` and ``queue(_:_:)`` are
 /// stored indirectly, so passing and switching on an `Exec` never copies an existential.
 public enum Exec: ExecutionContext {
@@ -86,8 +89,12 @@ public enum Exec: ExecutionContext {
     public var type: ExecutionType {
         switch self {
         case .direct: return .immediate
-        case .main: return .conditionallyAsync(!DispatchQueue.isMainQueueCurrent)
-        case .mainOrdered: return .conditionallyAsync(!MainOrderedQueue.runsImmediately)
+        case .main:
+            if DispatchQueue.isMainQueueCurrent { return .conditionallyAsync(false) }
+            return overridden?.type ?? .conditionallyAsync(true)
+        case .mainOrdered:
+            if MainOrderedQueue.runsImmediately { return .conditionallyAsync(false) }
+            return overridden?.type ?? .conditionallyAsync(true)
         case .mainAsync: return .serialAsync
         case .interactive, .user, .default, .utility, .background: return .concurrentAsync
         case .custom(let context): return context.type
@@ -112,7 +119,9 @@ public enum Exec: ExecutionContext {
     public var isCurrent: Bool {
         switch self {
         case .direct: return true
-        case .main, .mainAsync, .mainOrdered: return DispatchQueue.isMainQueueCurrent
+        case .main, .mainAsync, .mainOrdered:
+            if DispatchQueue.isMainQueueCurrent { return true }
+            return overridden?.isCurrent ?? false
         case .interactive, .user, .default, .utility, .background: return false
         case .custom(let context): return context.isCurrent
         case .queue(let queue, let type):

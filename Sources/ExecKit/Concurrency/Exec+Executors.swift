@@ -14,6 +14,7 @@ extension Exec {
     ///   context answers for itself.
     /// - Cost per job: one closure allocation, plus the context's `invokeAsync`.
     public var taskExecutor: any TaskExecutor {
+        if let replacement = overridden { return replacement.taskExecutor }
         switch self {
         case .direct, .default: return SharedExecutors.default
         case .main, .mainAsync: return SharedExecutors.main

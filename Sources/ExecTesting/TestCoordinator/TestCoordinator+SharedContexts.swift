@@ -1,0 +1,54 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+
+extension TestCoordinator {
+    /// Runs `body` with the shared contexts (`Exec.main`, `.mainAsync`, `.mainOrdered`, the global-queue cases and
+    /// the asynchronous side of `.direct`) redirected to this coordinator, so code that hard-wires them runs in
+    /// virtual time without being rewritten.
+    ///
+    /// ```swift
+    /// coordinator.overridingSharedContexts {
+    ///     let poller = Poller()                   // calls Exec.utility.periodicTimer(…) and Exec.main.invoke { … }
+    ///     coordinator.advance(by: .seconds(60))   // inside the scope: the work it runs still sees the override
+    ///     #expect(poller.polls == 6)
+    /// }
+    /// ```
+    ///
+    /// Inside the scope, `.main` and `.mainOrdered` behave as ``main``, `.mainAsync` as ``mainAsync``, `.interactive`
+    /// through `.background` as ``global``, and `.direct`'s `invokeAsync`, timers and task executor go to ``direct``'s.
+    /// Their `invoke`, `invokeAsync`, `invokeSync`, timers, `timestamp()`, `taskExecutor`, `task { }`, `perform`,
+    /// `type` and `isCurrent` all follow.
+    ///
+    /// - Scope: a task-local value. It covers `body`, the coordinator work that `body`'s calls to ``runUntilIdle()``
+    ///   and ``advance(by:)`` run, and tasks created in `body` (`Task { }`, not `Task.detached`). Other threads, and
+    ///   tests running in parallel, keep the real contexts. Advance the coordinator *inside* the scope: work run
+    ///   after it ends sees the real contexts again.
+    /// - Limits: only `Exec`'s slow paths consult the override, so that the fast paths cost nothing extra.
+    ///   - When the real main queue runs the test (XCTest, or a `@MainActor` test), `.main.invoke` and `.main`'s
+    ///     `perform` run inline on the real main queue, and `.main.isCurrent` is `true`. Run such tests off the
+    ///     main actor.
+    ///   - Not redirected: `Exec.queue(_:_:)` and the private queues of `Exec.asyncQueue()`/`syncQueue()`, contexts
+    ///     derived from a global one (`Exec.utility.serialized()` targets the real queue), `.custom` contexts,
+    ///     `Exec.onMainActor`, actors using `.main`'s `unownedSerialExecutor` (that is `MainActor`'s), and code that
+    ///     calls Dispatch, `MainActor` or `Task.sleep` directly.
+    /// - Cost: none on `.direct.invoke` and on `.main.invoke` from the main queue; one relaxed atomic load on other
+    ///   paths once any override has been installed in the process, plus a task-local look-up.
+    public func overridingSharedContexts<Return>(_ body: () throws -> Return) rethrows -> Return {
+        try SharedContextOverride.withOverride(sharedContextOverride, body)
+    }
+
+    /// Runs the asynchronous `body` with the shared contexts redirected to this coordinator; see
+    /// ``overridingSharedContexts(_:)-(()->Return)``.
+    public func overridingSharedContexts<Return>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Return
+    ) async rethrows -> Return {
+        try await SharedContextOverride.withOverride(sharedContextOverride, isolation: isolation, body)
+    }
+
+    /// This coordinator's contexts in place of the shared ones.
+    private var sharedContextOverride: SharedContextOverride {
+        SharedContextOverride(direct: direct, main: main, mainAsync: mainAsync, global: global)
+    }
+}
