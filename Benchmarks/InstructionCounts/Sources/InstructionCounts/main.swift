@@ -1,0 +1,79 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// Runs one operation N times on one context, for `count.sh`, which runs it under callgrind at N and 2N and prints
+// the difference divided by N: the instructions of one operation, without start-up and tear-down.
+//
+// Usage: InstructionCounts OPERATION CONTEXT N
+//   OPERATION: invokeWithValue | invokeClosure | invokeAsync (waits for every block) | invokeSync | isCurrent |
+//              timestamp | timerScheduleCancel
+//   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
+//              thread) | utility | asyncQueue (from inside it) | syncQueue
+
+import ExecKit
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps a value alive in the optimizer's eyes.
+@inline(never) func consume(_ value: Int) { if value == -1 { print(value) } }
+
+final class Counter: @unchecked Sendable { var value = 0 }
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]) else {
+    print("usage: InstructionCounts OPERATION CONTEXT N")
+    exit(2)
+}
+let operation = arguments[1]
+let counter = Counter()
+let completed = Atomic<Int>(0)
+let allCompleted = DispatchSemaphore(value: 0)
+let handler: @Sendable (Int) -> Void = { counter.value &+= $0 }
+let completion: @Sendable () -> Void = {
+    if completed.add(1, ordering: .relaxed).newValue == count { allCompleted.signal() }
+}
+
+@Sendable @inline(never) func run(_ context: Exec) {
+    switch operation {
+    case "invokeWithValue": for index in 0..<count { context.invoke(handler, with: index) }
+    case "invokeClosure": for _ in 0..<count { context.invoke { counter.value &+= 1 } }
+    case "invokeAsync":
+        for _ in 0..<count { context.invokeAsync(completion) }
+        allCompleted.wait()
+    case "invokeSync": for _ in 0..<count { context.invokeSync { counter.value &+= 1 } }
+    case "isCurrent": for _ in 0..<count { consume(context.isCurrent ? 1 : 0) }
+    case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
+    case "timerScheduleCancel":
+        for _ in 0..<count { context.singleTimer(interval: .seconds(3_600)) {}.cancel() }
+    default:
+        print("unknown operation \(operation)")
+        exit(2)
+    }
+    consume(counter.value)
+}
+
+switch arguments[2] {
+case "direct": run(.direct)
+case "main":
+    precondition(DispatchQueue.isMainQueueCurrent, "thread 1, outside any block, counts as the main queue")
+    run(.main)
+case "mainElsewhere":
+    DispatchQueue.global().async {
+        run(.main)
+        exit(0)
+    }
+    while true { sleep(60) }
+case "utility": run(.utility)
+case "asyncQueue":
+    let queue = Exec.asyncQueue()
+    queue.invokeSync { run(queue) }
+case "syncQueue": run(.syncQueue())
+default:
+    print("unknown context \(arguments[2])")
+    exit(2)
+}
+exit(0)
