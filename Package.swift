@@ -66,7 +66,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "ExecTestingTests", dependencies: ["ExecTesting", "ExecTestSupport"], swiftSettings: strictSettings),
+            name: "ExecTestingTests", dependencies: ["ExecTesting", "ExecNotifications", "ExecTestSupport"],
+            swiftSettings: strictSettings),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",

@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecNotifications
 import ExecTesting
 import Testing
 
@@ -171,6 +172,24 @@ private final class HardWiredPoller: Sendable {
         let (ranOnMain, queueName) = try await task.value
         #expect(ranOnMain)
         #expect(queueName == "global")
+    }
+
+    @Test func notificationObserversOnSharedContextsAreDeliveredInVirtualTime() {
+        let coordinator = TestCoordinator()
+        let hub = NotificationHub()
+        let name = NotificationName<Int>("count")
+        let log = EventLog()
+        coordinator.overridingSharedContexts {
+            let onMain = hub.addObserver(for: name, context: .main) { log.append("main \($0) \(Exec.main.isCurrent)") }
+            let onUtility = hub.addObserver(for: name, context: .utility) {
+                log.append("utility \($0) on \(coordinator.currentQueueName ?? "none")")
+            }
+            hub.post(name, payload: 1)
+            #expect(log.entries.isEmpty)
+            coordinator.runUntilIdle()
+            withExtendedLifetime((onMain, onUtility)) {}
+        }
+        #expect(log.entries == ["main 1 true", "utility 1 on global"])
     }
 
     @Test func customContextsAndPrivateQueuesAreLeftAlone() {
