@@ -66,13 +66,15 @@ extension Exec {
     ///
     /// Every case but ``custom(_:)`` calls `asyncAfter` on its queue (``direct`` on a default-QoS global queue; the
     /// main-queue cases on the main queue, where ``mainOrdered`` keeps no order against its other blocks, as its
-    /// timers do); ``custom(_:)`` forwards to its context (see ``ExecutionContext/invoke(after:_:)``).
+    /// timers do); ``custom(_:)`` forwards to its context (see ``ExecutionContext/invoke(after:_:)``). Inside a
+    /// test's shared-context override, the overridden cases forward to their replacement, as timers do.
     ///
     /// - Timing: never before `delay` has passed; a zero or negative delay runs as soon as possible. Never inline:
     ///   the block has not started when this call returns, even on ``direct`` or on ``main`` from the main queue.
     /// - Release: `execute` (and whatever it captures) is released once it has run.
     /// - Cost: one `asyncAfter`, which is cheaper than a timer that keeps itself alive.
     public func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
+        if let replacement = overridden { return replacement.invoke(after: delay, execute) }
         switch self {
         case .custom(let context):
             context.invoke(after: delay, execute)

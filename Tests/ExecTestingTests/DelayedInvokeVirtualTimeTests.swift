@@ -40,6 +40,22 @@ import Testing
         #expect(log.entries == ["a", "b", "c"])
     }
 
+    /// Code hard-wired to `Exec.main` and `Exec.utility` runs its delayed blocks in virtual time under
+    /// `overridingSharedContexts`, as its timers do.
+    @Test func sharedContextsInsideAnOverrideUseVirtualTime() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        coordinator.overridingSharedContexts {
+            Exec.main.invoke(after: .seconds(30)) { log.append("main at \(coordinator.seconds)") }
+            Exec.utility.invoke(after: .seconds(10)) { log.append("utility at \(coordinator.seconds)") }
+            Exec.direct.invoke(after: .seconds(20)) { log.append("direct at \(coordinator.seconds)") }
+            coordinator.advance(by: .seconds(9.999))
+            #expect(log.entries.isEmpty)
+            coordinator.advance(by: .seconds(60))
+        }
+        #expect(log.entries == ["utility at 10.0", "direct at 20.0", "main at 30.0"])
+    }
+
     @Test func theBlockIsReleasedOnceItRan() {
         let coordinator = TestCoordinator()
         weak var weakToken: Token?
