@@ -47,6 +47,24 @@ let package = Package(
             path: "Examples/NotificationsTour",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "CallbackAPI",
+            dependencies: ["ExecKit"],
+            path: "Examples/CallbackAPI",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CustomContext",
+            dependencies: ["ExecNotifications"],
+            path: "Examples/CustomContext",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "Timers",
+            dependencies: ["ExecKit"],
+            path: "Examples/Timers",
+            swiftSettings: strictSettings
+        ),
         // What the test targets share (stress and memory helpers, polling for releases); not a product.
         .target(
             name: "ExecTestSupport", dependencies: ["ExecKit"], path: "Tests/ExecTestSupport",

@@ -2,6 +2,8 @@
 //
 // A tour of ExecKit's contexts: run it with `swift run -c release ExecKitTour`.
 // Each step prints where its callback ran; the program ends by itself in well under a second.
+// Writing a callback API, a context of your own and timers each have an example of their own: CallbackAPI,
+// CustomContext and Timers (see Examples/README.md).
 
 import ExecKit
 
@@ -17,19 +19,6 @@ func computeAnswer(context: Exec = .main, completion: @escaping @Sendable (Int) 
         let answer = 6 * 7  // pretend this took a while
         context.invoke(completion, with: answer)  // on .direct: a plain call, nothing allocated
     }
-}
-
-/// A context of the user's own: runs blocks on a private queue and counts them.
-final class CountingContext: ExecutionContext {
-    let queue = DispatchQueue(label: "CountingContext")
-    let count = LockedBox(0)
-    var type: ExecutionType { .serialAsync }
-    func invoke(_ execute: @escaping @Sendable () -> Void) { invokeAsync(execute) }
-    func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
-        count.withLock { $0 += 1 }
-        queue.async(execute: execute)
-    }
-    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
 }
 
 func place() -> String {
@@ -80,17 +69,11 @@ Exec.default.invoke {
     }
 }
 
-// 5. Any DispatchQueue, and a context of your own, behind the same Exec parameter.
+// 5. Any DispatchQueue behind the same Exec parameter (a context of your own: see the CustomContext example).
 steps.enter()
 let myQueue = DispatchQueue(label: "my.queue")
 computeAnswer(context: .queue(myQueue, .serialAsync)) { answer in
     step(".queue(myQueue, .serialAsync)", "answer \(answer), on my.queue: \(myQueue.isCurrent)")
-    steps.leave()
-}
-steps.enter()
-let counting = CountingContext()
-computeAnswer(context: .custom(counting)) { answer in
-    step(".custom(CountingContext())", "answer \(answer), \(counting.count.withLock { $0 }) block(s) through it")
     steps.leave()
 }
 
@@ -98,7 +81,7 @@ computeAnswer(context: .custom(counting)) { answer in
 let mutex = Exec.direct.serialized()
 step(".direct.serialized()", "type \(mutex.type), returns \(mutex.invokeSync { "under the lock" })")
 
-// 7. Timers fire in their context; releasing or cancelling the lifetime stops them.
+// 7. Timers fire in their context (debounce, polling, timeouts, cancelling: see the Timers example).
 steps.enter()
 let start = Exec.main.timestamp()
 let oneShot = Exec.main.singleTimer(interval: .milliseconds(20)) {
@@ -106,21 +89,6 @@ let oneShot = Exec.main.singleTimer(interval: .milliseconds(20)) {
         ".main.singleTimer(20 ms)",
         "fired after \(Int(DispatchTime.now().since(start).seconds * 1000)) ms on the \(place())")
     steps.leave()
-}
-steps.enter()
-let ticks = LockedBox(0)
-let periodic = LockedBox<(any Lifetime)?>(nil)
-periodic.withLock {
-    $0 = serial.periodicTimer(interval: .milliseconds(5)) {
-        let count = ticks.withLock { count in
-            count += 1; return count
-        }
-        if count == 3 {
-            periodic.withLock { $0?.cancel() }
-            step("asyncQueue().periodicTimer", "ticked \(count) times, then cancelled itself")
-            steps.leave()
-        }
-    }
 }
 
 // Drain the main queue until every step has reported, then exit.

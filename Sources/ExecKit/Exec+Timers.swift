@@ -61,6 +61,33 @@ extension Exec {
         }
     }
 
+    /// Runs `execute` once in this context after `delay`, like `DispatchQueue.asyncAfter`: nothing to keep, nothing
+    /// to cancel. Use ``singleTimer(interval:leeway:handler:)`` when the work may have to be called off.
+    ///
+    /// Every case but ``custom(_:)`` calls `asyncAfter` on its queue (``direct`` on a default-QoS global queue; the
+    /// main-queue cases on the main queue, where ``mainOrdered`` keeps no order against its other blocks, as its
+    /// timers do); ``custom(_:)`` forwards to its context (see ``ExecutionContext/invoke(after:_:)``). Inside a
+    /// test's shared-context override, the overridden cases forward to their replacement, as timers do.
+    ///
+    /// - Timing: never before `delay` has passed; a zero or negative delay runs as soon as possible. Never inline:
+    ///   the block has not started when this call returns, even on ``direct`` or on ``main`` from the main queue.
+    /// - Release: `execute` (and whatever it captures) is released once it has run.
+    /// - Cost: one `asyncAfter`, which is cheaper than a timer that keeps itself alive.
+    public func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
+        if let replacement = overridden { return replacement.invoke(after: delay, execute) }
+        switch self {
+        case .custom(let context):
+            context.invoke(after: delay, execute)
+        case .queue(let queue, .mutex):
+            // Recorded as inside the queue, like every other way in, so re-entry is caught with a message.
+            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
+                EnteredContexts.entering(queue, execute)
+            }
+        default:
+            dispatchQueue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay), execute: execute)
+        }
+    }
+
     /// The current time; ``custom(_:)`` asks its context (a virtual-time context answers with virtual time).
     public func timestamp() -> DispatchTime {
         if case .custom(let context) = self { return context.timestamp() }

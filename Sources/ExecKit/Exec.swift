@@ -16,6 +16,24 @@
 ///
 /// `Exec` is one word (`MemoryLayout<Exec>.size == 8` on 64-bit platforms): ``custom(_:)`` and ``queue(_:_:)`` are
 /// stored indirectly, so passing and switching on an `Exec` never copies an existential.
+///
+/// ## Comparing contexts
+///
+/// `Exec` is deliberately not `Equatable`, so `context == .main` does not compile. Match the case instead:
+///
+/// ```swift
+/// if case .main = context { … }                                  // is it .main?
+/// switch context { case .direct: work() default: context.invoke { work() } }
+/// if case .queue(let queue, _) = context, queue === myQueue { … }   // my queue, whatever its type
+/// if case .custom(let other) = context, other as AnyObject === myContext { … }  // my class-based context
+/// ```
+///
+/// Why not `==`: a ``custom(_:)`` context may be a value type with no identity and no `Equatable` conformance (the
+/// protocol asks for neither), and for such a value no `==` can be both reflexive (`x == x`) and truthful; an
+/// `Equatable` that breaks reflexivity breaks every `Set`, `Dictionary` and `firstIndex(of:)` that relies on it. Nor
+/// would structural equality answer the question users ask: `.main` and `.queue(.main, .conditionallyAsync(true))`
+/// run in the same place yet are different cases. Pattern matching says exactly which question is asked, costs a
+/// compare of the case tag, and for queues and class contexts compares identity with `===`.
 public enum Exec: ExecutionContext {
     /// Runs blocks on the calling thread, before `invoke` returns. Immediate, concurrent, re-entrant; costs a closure
     /// call. ``invokeAsync(_:)`` runs on a default-QoS global queue.

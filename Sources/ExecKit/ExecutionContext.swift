@@ -42,6 +42,13 @@ public protocol ExecutionContext: TaskLauncher {
     /// (see ``ExecutionType/isReentrant``) is a programming error.
     func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return
 
+    /// Runs `execute` once in this context after `delay`, with nothing to keep: fire and forget.
+    ///
+    /// The default implementation starts a ``singleTimer(interval:leeway:handler:)`` that keeps itself alive until it
+    /// has fired, so it works for any context that has timers (a virtual-time test context included). Implement it
+    /// when your context has a cheaper way to run a block later.
+    func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void)
+
     /// Calls `handler` once in this context after `interval`; see the default implementation for the guarantees.
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime
 
