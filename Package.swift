@@ -26,7 +26,7 @@ let package = Package(
         // Direct links to two libdispatch symbols that Swift's Dispatch module hides (see its header).
         .target(name: "CExecDispatchShims"),
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
-        .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch"], swiftSettings: strictSettings),
+        .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .target(name: "ExecTesting", dependencies: ["ExecKit"], swiftSettings: strictSettings),
         .executableTarget(

@@ -50,7 +50,8 @@ extension Exec {
         case .queue(let queue, .mutex):
             // Recorded, so that a block that arrived this way and then waits on another queue still counts as inside.
             queue.async { EnteredContexts.entering(queue, execute) }
-        default: dispatchQueue.async(execute: execute)
+        case .queue(let queue, _): queue.async(execute: execute)
+        default: submit(execute, to: rawQueue)
         }
     }
 
@@ -130,7 +131,7 @@ extension Exec {
             } else if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
-                GlobalQueues.main.async(execute: execute)
+                submit(execute, to: RawQueues.main)
             }
         case .mainOrdered:
             if let replacement = overridden { replacement.invoke(execute) } else { MainOrderedQueue.invoke(execute) }
@@ -138,7 +139,7 @@ extension Exec {
             if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
-                dispatchQueue.async(execute: execute)
+                submit(execute, to: rawQueue)
             }
         case .custom(let context):
             context.invoke(execute)
@@ -151,6 +152,19 @@ extension Exec {
             case .mutex, .immediate:
                 invokeSync(execute)
             }
+        }
+    }
+
+    /// The raw libdispatch queue behind the main-queue and global-queue cases, for ``submit(_:to:)``.
+    var rawQueue: UnsafeRawPointer {
+        switch self {
+        case .main, .mainAsync, .mainOrdered: return RawQueues.main
+        case .interactive: return RawQueues.userInteractive
+        case .user: return RawQueues.userInitiated
+        case .direct, .default: return RawQueues.default
+        case .utility: return RawQueues.utility
+        case .background: return RawQueues.background
+        case .queue, .custom: preconditionFailure("ExecKit: only the shared queues have a raw queue here")
         }
     }
 

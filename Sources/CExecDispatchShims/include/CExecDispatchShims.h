@@ -29,4 +29,12 @@ static inline const void *execkit_main_queue(void) {
     return &execkit_dispatch_main_q;
 }
 
+/// `dispatch_async_f` and `dispatch_get_global_queue`: submitting a function and a context pointer skips the block
+/// that Swift's `DispatchQueue.async` wraps around a closure value (see ExecKit's `GlobalQueues`).
+typedef void (*execkit_dispatch_function_t)(void *context);
+extern void execkit_dispatch_async_f(const void *queue, void *context, execkit_dispatch_function_t work)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_async_f);
+extern const void *execkit_dispatch_get_global_queue(long identifier, unsigned long flags)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_get_global_queue);
+
 #endif

@@ -4,8 +4,9 @@
 // the difference divided by N: the instructions of one operation, without start-up and tear-down.
 //
 // Usage: InstructionCounts OPERATION CONTEXT N
-//   OPERATION: invokeWithValue | invokeClosure | invokeAsync (waits for every block) | invokeSync | isCurrent |
-//              timestamp | timerScheduleCancel
+//   OPERATION: invokeWithValue | invokeClosure | invokeAll and invokeAsync (both wait for every block) |
+//              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
+//              invokeSync | isCurrent | timestamp | timerScheduleCancel
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
@@ -43,6 +44,13 @@ let completion: @Sendable () -> Void = {
     case "invokeClosure": for _ in 0..<count { context.invoke { counter.value &+= 1 } }
     case "invokeAsync":
         for _ in 0..<count { context.invokeAsync(completion) }
+        allCompleted.wait()
+    case "invokeAll":
+        for _ in 0..<count { context.invoke(completion) }
+        allCompleted.wait()
+    case "dispatchAsync":  // the peer: a closure literal given to a cached global queue's `async`
+        let queue = DispatchQueue.global(qos: .utility)
+        for _ in 0..<count { queue.async { completion() } }
         allCompleted.wait()
     case "invokeSync": for _ in 0..<count { context.invokeSync { counter.value &+= 1 } }
     case "isCurrent": for _ in 0..<count { consume(context.isCurrent ? 1 : 0) }
