@@ -6,7 +6,7 @@
 // Usage: InstructionCounts OPERATION CONTEXT N
 //   OPERATION: invokeWithValue | invokeClosure | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
-//              invokeSync | isCurrent | timestamp | timerScheduleCancel
+//              invokeSync | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
@@ -53,6 +53,17 @@ let completion: @Sendable () -> Void = {
         for _ in 0..<count { queue.async { completion() } }
         allCompleted.wait()
     case "invokeSync": for _ in 0..<count { context.invokeSync { counter.value &+= 1 } }
+    case "mutexSync":  // PThreadMutex, any CONTEXT
+        let mutex = PThreadMutex()
+        for _ in 0..<count { mutex.sync { counter.value &+= 1 } }
+    case "rawMutex":  // the peer: pthread_mutex_lock/unlock on a mutex allocated once, any CONTEXT
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        for _ in 0..<count {
+            pthread_mutex_lock(mutex)
+            counter.value &+= 1
+            pthread_mutex_unlock(mutex)
+        }
     case "isCurrent": for _ in 0..<count { consume(context.isCurrent ? 1 : 0) }
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
