@@ -40,6 +40,33 @@ extension Exec {
         return timer(interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
+    /// A one-shot timer at an absolute deadline, for tests that need equal deadlines (the public API computes each
+    /// deadline from the current time). Stops the program for ``custom(_:)`` and for a global queue given as
+    /// ``queue(_:_:)``, which have no engine.
+    package func _engineTimer(
+        deadline: DispatchTime, leeway: Duration = .zero, handler: @escaping @Sendable () -> Void
+    ) -> any Lifetime {
+        guard let engine = timerEngine else { preconditionFailure("no timer engine for \(self)") }
+        return engine.schedule(
+            deadline: deadline.uptimeNanoseconds, leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)),
+            queue: dispatchQueue, handler: handler)
+    }
+
+    /// The engine that keeps this context's timers; `nil` for ``custom(_:)`` and for a global queue given as
+    /// ``queue(_:_:)``.
+    private var timerEngine: TimerEngine? {
+        switch self {
+        case .custom: return nil
+        case .main, .mainAsync, .mainOrdered: return .main
+        case .interactive: return .userInteractive
+        case .user: return .userInitiated
+        case .direct, .default: return .default
+        case .utility: return .utility
+        case .background: return .background
+        case .queue(let queue, let type): return TimerEngine.attached(to: queue, serial: type.isSerial)
+        }
+    }
+
     /// A timer on this context's queue, kept by that queue's ``TimerEngine``; ``custom(_:)`` forwards to its context.
     private func timer(interval: Duration, leeway: Duration, repeats: Bool, handler: @escaping @Sendable () -> Void)
         -> any Lifetime

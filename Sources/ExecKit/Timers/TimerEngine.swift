@@ -182,6 +182,7 @@ final class TimerEngine: @unchecked Sendable {
         budget -= 1
         limit = min(limit, offset + UInt64(leeway))
         let firstChild = position * 4 + 1
+        guard firstChild < heap.count else { return }
         for child in firstChild..<min(firstChild + 4, heap.count) {
             narrowLeeway(&limit, from: child, deadline: deadline, budget: &budget)
         }
