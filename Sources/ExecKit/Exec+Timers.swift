@@ -49,7 +49,7 @@ extension Exec {
         guard let engine = timerEngine else { preconditionFailure("no timer engine for \(self)") }
         return engine.schedule(
             deadline: deadline.uptimeNanoseconds, leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)),
-            queue: dispatchQueue, handler: handler)
+            handler: handler)
     }
 
     /// The engine that keeps this context's timers; `nil` for ``custom(_:)`` and for a global queue given as
@@ -91,8 +91,7 @@ extension Exec {
             engine = attached
         }
         let period = repeats ? UInt64(TimerEngine.nanoseconds(interval)) : 0
-        return engine.schedule(
-            interval: interval, period: period, leeway: leeway, queue: dispatchQueue, handler: handler)
+        return engine.schedule(interval: interval, period: period, leeway: leeway, handler: handler)
     }
 
     /// A global queue given as `.queue(globalQueue, type)`: it cannot hold an engine (no queue-specific values), so

@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import Synchronization
+
 /// One timer of a ``TimerEngine``: the heap entry and, at once, the ``Lifetime`` its caller holds.
 ///
 /// Why one object: a schedule+cancel then costs one allocation (this object; the handler's closure context is the
@@ -10,7 +12,7 @@
 /// Fields are laid out to fit 56 bytes after the object header: the leeway is kept in nanoseconds as a `UInt32`
 /// (longer leeways are shortened to about 4.3 s, which only makes a timer more punctual) beside the heap position.
 final class EngineTimer: Lifetime, @unchecked Sendable {
-    // Unchecked: every `var` below is read and written only with `engine`'s lock held.
+    // Unchecked: every `var` below is read and written only with `engine`'s lock held; `index` is atomic.
 
     /// Where the timer is: `0...` its heap position; ``running``: a periodic handler is running and the timer goes
     /// back into the heap when it returns; ``finished``: cancelled, or a one-shot that fired.
@@ -26,7 +28,9 @@ final class EngineTimer: Lifetime, @unchecked Sendable {
     var sequence: UInt64 = 0
     /// The period in nanoseconds; 0 for a one-shot timer.
     let period: UInt64
-    var index: Int32 = finished
+    /// Atomic only so that `cancel()` and `deinit` can see ``finished`` without the lock; every other access holds the
+    /// lock and uses relaxed ordering.
+    let index = Atomic<Int32>(finished)
     /// How late the engine may fire it, in nanoseconds.
     let leeway: UInt32
 
@@ -39,7 +43,10 @@ final class EngineTimer: Lifetime, @unchecked Sendable {
         self.handler = handler
     }
 
-    deinit { engine.cancel(self) }
+    deinit {
+        // Already cancelled or fired (the usual case): no need to reach the engine.
+        if index.load(ordering: .acquiring) != Self.finished { engine.cancel(self) }
+    }
 
     /// Stops the timer and releases its handler before returning.
     ///

@@ -5,13 +5,19 @@
 
 extension TimerEngine {
     /// The main queue's timers (`.main`, `.mainAsync`, `.mainOrdered`), fired one at a time in deadline order.
-    static let main = TimerEngine(firing: .serial, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let userInteractive = TimerEngine(firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let userInitiated = TimerEngine(firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let main = TimerEngine(
+        queue: GlobalQueues.main, firing: .serial, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let userInteractive = TimerEngine(
+        queue: GlobalQueues.userInteractive, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let userInitiated = TimerEngine(
+        queue: GlobalQueues.userInitiated, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
     /// Also `.direct`'s, whose timers fire on the default-QoS global queue.
-    static let `default` = TimerEngine(firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let utility = TimerEngine(firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let background = TimerEngine(firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let `default` = TimerEngine(
+        queue: GlobalQueues.default, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let utility = TimerEngine(
+        queue: GlobalQueues.utility, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let background = TimerEngine(
+        queue: GlobalQueues.background, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
 
     private static let queueEngineKey = DispatchSpecificKey<TimerEngine>()
     /// Serializes the first attachment of an engine to a queue, so two threads cannot attach two.
@@ -30,7 +36,8 @@ extension TimerEngine {
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
             // while timers are pending, so the queue is released once it has none.
             let engine = TimerEngine(
-                firing: serial ? .serial : .concurrent, recordsEntry: serial, releasesSourceWhenIdle: true)
+                queue: queue, firing: serial ? .serial : .concurrent, recordsEntry: serial, releasesSourceWhenIdle: true
+            )
             queue.setSpecific(key: queueEngineKey, value: engine)
             return engine
         }

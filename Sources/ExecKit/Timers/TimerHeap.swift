@@ -108,7 +108,7 @@ struct TimerHeap: ~Copyable {
     @inline(__always)
     private func place(_ element: Unmanaged<EngineTimer>, at position: Int) {
         (slots + position).initialize(to: element)
-        element._withUnsafeGuaranteedRef { $0.index = Int32(truncatingIfNeeded: position) }
+        element._withUnsafeGuaranteedRef { $0.index.store(Int32(truncatingIfNeeded: position), ordering: .relaxed) }
     }
 
     @inline(__always)
