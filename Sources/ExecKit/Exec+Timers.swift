@@ -18,6 +18,10 @@ extension Exec {
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does
     ///   the firing itself, once the handler has run. On a serial context, once `cancel()` has returned from inside
     ///   the context, the handler never runs.
+    /// - Ordering: never before `interval` has passed. On the main queue and private serial queues, timers fire in
+    ///   deadline order, equal deadlines in scheduling order; on global queues, several due handlers run in parallel.
+    /// - Cost: one allocation and an O(log n) heap insertion under the queue's timer lock (n: pending timers on that
+    ///   queue); a Dispatch call only when this deadline is the earliest. Cancelling is O(log n) and calls no Dispatch.
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -32,7 +36,10 @@ extension Exec {
     ///   - leeway: How late the system may fire to save power.
     ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`. A firing
-    ///   that finds the context still busy with the previous one is skipped, never run back to back.
+    ///   that finds the context still busy with the previous one is skipped, never run back to back: the next firing
+    ///   is the first multiple of `interval` (counted from the call) after the handler returns, so it does not drift,
+    ///   and one handler never runs twice at once, even on a global queue.
+    /// - Ordering and cost: as ``singleTimer(interval:leeway:handler:)``.
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {

@@ -120,19 +120,34 @@ final class TimerEngine: @unchecked Sendable {
         }
         if index >= 0 {
             heap.remove(at: Int(index))
-            if heap.isEmpty { becameIdle() }
         } else {
             // Running: the handler's return must not put it back.
-            let address = Unmanaged.passUnretained(timer).toOpaque()
-            let sequence = timer.sequence
-            running.removeAll { $0.timer.toOpaque() == address && $0.sequence == sequence }
-            if heap.isEmpty { becameIdle() }
+            forgetRunning(Unmanaged.passUnretained(timer), sequence: timer.sequence)
         }
+        if heap.isEmpty && releasesSourceWhenIdle { becameIdle() }
         let handler = timer.handler
         timer.handler = nil
         timer.index.store(EngineTimer.finished, ordering: .releasing)
         lock.unbalancedUnlock()
-        withExtendedLifetime(handler) {}  // released here, outside the lock
+        Self.release(handler)  // outside the lock: the handler's captures may run code that cancels timers
+    }
+
+    /// Ends `handler`'s lifetime here, not earlier. Not `withExtendedLifetime`: passing a closure to its generic
+    /// parameter wraps it in a reabstraction thunk, a 32-byte allocation per call.
+    @inline(never)
+    private static func release(_ handler: consuming (@Sendable () -> Void)?) {}
+
+    /// Takes a running periodic timer off `running`; lock held.
+    ///
+    /// - Returns: Whether it was there (and so is alive, with its handler's return still to come).
+    @discardableResult
+    private func forgetRunning(_ timer: Unmanaged<EngineTimer>, sequence: UInt64) -> Bool {
+        for position in running.indices
+        where running[position].timer.toOpaque() == timer.toOpaque() && running[position].sequence == sequence {
+            running.remove(at: position)
+            return true
+        }
+        return false
     }
 
     // MARK: - Arming (lock held)
@@ -335,12 +350,7 @@ final class TimerEngine: @unchecked Sendable {
     /// - Returns: Whether the timer went back into the heap.
     @discardableResult
     private func reschedule(_ reference: Unmanaged<EngineTimer>, sequence: UInt64) -> Bool {
-        guard
-            let position = running.firstIndex(where: {
-                $0.timer.toOpaque() == reference.toOpaque() && $0.sequence == sequence
-            })
-        else { return false }
-        running.remove(at: position)
+        guard forgetRunning(reference, sequence: sequence) else { return false }
         let now = DispatchTime.now().uptimeNanoseconds
         reference._withUnsafeGuaranteedRef { timer in
             var next = timer.deadline &+ timer.period
