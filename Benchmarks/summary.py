@@ -31,7 +31,7 @@ GOALS = {
     "Exec.main.invoke.onMainQueue": (5.0, "closure call"),
     "Exec.utility.invoke": (1.05, "DispatchQueue.global(qos: .utility).async"),
     "PThreadMutex.normal.sync.uncontended": (1.1, "pthread_mutex_lock+unlock"),
-    "Exec.singleTimer.scheduleCancel": (1.0, "DispatchSourceTimer"),
+    "Exec.singleTimer.scheduleCancel": (0.1, "DispatchSourceTimer"),  # issue #10: the timer engine
     "NotificationHub.post.direct.1-observers": (0.05, "NotificationCenter.post"),
     "NotificationHub.addObserver+cancel": (1.0, "NotificationCenter.addObserver+removeObserver"),
     "Exec.utility.taskExecutor.task": (1.2, "Task on the global executor"),

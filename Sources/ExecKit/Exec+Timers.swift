@@ -1,10 +1,12 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 // Exec's timers fire straight on the context's queue (the main queue for `.main`, the private queue for
-// `asyncQueue()`), with no extra hop; `.direct` fires on a default-QoS global queue and `.custom` forwards. The handler
-// sits in a slot that `cancel()` empties before returning, so a firing that starts after `cancel()` returned does
-// nothing: on a serial context, cancelling from inside it means the handler never runs again. The `parameter:`
-// variants and the leeway-free spellings come from the protocol's default implementations, which call these two.
+// `asyncQueue()`), with no extra hop; `.direct` fires on a default-QoS global queue and `.custom` forwards. Each queue
+// keeps its timers in one `TimerEngine` (Timers/): one Dispatch source armed for the earliest deadline, a heap behind
+// it. A firing takes its timer out of the heap under the engine's lock right before the handler runs, and `cancel()`
+// removes it under that lock, so on a serial context, once `cancel()` has returned inside it, the handler never runs
+// again. The `parameter:` variants and the leeway-free spellings come from the protocol's default implementations,
+// which call these two.
 
 extension Exec {
     /// Calls `handler` once in this context after `interval`.
@@ -16,6 +18,10 @@ extension Exec {
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does
     ///   the firing itself, once the handler has run. On a serial context, once `cancel()` has returned from inside
     ///   the context, the handler never runs.
+    /// - Ordering: never before `interval` has passed. On the main queue and private serial queues, timers fire in
+    ///   deadline order, equal deadlines in scheduling order; on global queues, several due handlers run in parallel.
+    /// - Cost: one allocation and an O(log n) heap insertion under the queue's timer lock (n: pending timers on that
+    ///   queue); a Dispatch call only when this deadline is the earliest. Cancelling is O(log n) and calls no Dispatch.
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -30,7 +36,10 @@ extension Exec {
     ///   - leeway: How late the system may fire to save power.
     ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`. A firing
-    ///   that finds the context still busy with the previous one is skipped, never run back to back.
+    ///   that finds the context still busy with the previous one is skipped, never run back to back: the next firing
+    ///   is the first multiple of `interval` (counted from the call) after the handler returns, so it does not drift,
+    ///   and one handler never runs twice at once, even on a global queue.
+    /// - Ordering and cost: as ``singleTimer(interval:leeway:handler:)``.
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -38,26 +47,79 @@ extension Exec {
         return timer(interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
-    /// A timer on this context's queue; ``custom(_:)`` forwards to its context.
+    /// A one-shot timer at an absolute deadline, for tests that need equal deadlines (the public API computes each
+    /// deadline from the current time). Stops the program for ``custom(_:)`` and for a global queue given as
+    /// ``queue(_:_:)``, which have no engine.
+    package func _engineTimer(
+        deadline: DispatchTime, leeway: Duration = .zero, handler: @escaping @Sendable () -> Void
+    ) -> any Lifetime {
+        guard let engine = timerEngine else { preconditionFailure("no timer engine for \(self)") }
+        return engine.schedule(
+            deadline: deadline.uptimeNanoseconds, leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)),
+            handler: handler)
+    }
+
+    /// The engine that keeps this context's timers; `nil` for ``custom(_:)`` and for a global queue given as
+    /// ``queue(_:_:)``.
+    private var timerEngine: TimerEngine? {
+        switch self {
+        case .custom: return nil
+        case .main, .mainAsync, .mainOrdered: return .main
+        case .interactive: return .userInteractive
+        case .user: return .userInitiated
+        case .direct, .default: return .default
+        case .utility: return .utility
+        case .background: return .background
+        case .queue(let queue, let type): return TimerEngine.attached(to: queue, serial: type.isSerial)
+        }
+    }
+
+    /// A timer on this context's queue, kept by that queue's ``TimerEngine``; ``custom(_:)`` forwards to its context.
     private func timer(interval: Duration, leeway: Duration, repeats: Bool, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
         if let replacement = overridden {
             return replacement.timer(interval: interval, leeway: leeway, repeats: repeats, handler: handler)
         }
+        let engine: TimerEngine
         switch self {
         case .custom(let context):
             return repeats
                 ? context.periodicTimer(interval: interval, leeway: leeway, handler: handler)
                 : context.singleTimer(interval: interval, leeway: leeway, handler: handler)
-        case .queue(let queue, .mutex):
-            // Firings are recorded as inside the queue, like every other way in, so re-entry is caught with a message.
-            return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue) {
-                EnteredContexts.entering(queue, handler)
+        case .main, .mainAsync, .mainOrdered: engine = .main
+        case .interactive: engine = .userInteractive
+        case .user: engine = .userInitiated
+        case .direct, .default: engine = .default
+        case .utility: engine = .utility
+        case .background: engine = .background
+        case .queue(let queue, let type):
+            guard let attached = TimerEngine.attached(to: queue, serial: type.isSerial) else {
+                return Self.sourcePerTimer(
+                    interval: interval, leeway: leeway, repeats: repeats, queue: queue, type: type, handler: handler)
             }
-        default:
-            return dispatchTimer(
-                interval: interval, leeway: leeway, repeats: repeats, queue: dispatchQueue, handler: handler)
+            engine = attached
+        }
+        let period = repeats ? UInt64(TimerEngine.nanoseconds(interval)) : 0
+        return engine.schedule(interval: interval, period: period, leeway: leeway, handler: handler)
+    }
+
+    /// A global queue given as `.queue(globalQueue, type)`: it cannot hold an engine (no queue-specific values), so
+    /// each timer keeps a Dispatch source of its own, as every timer did before the engine.
+    private static func sourcePerTimer(
+        interval: Duration,
+        leeway: Duration,
+        repeats: Bool,
+        queue: DispatchQueue,
+        type: ExecutionType,
+        handler: @escaping @Sendable () -> Void
+    ) -> any Lifetime {
+        guard case .mutex = type else {
+            return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue, handler: handler)
+        }
+        // Firings are recorded as inside the queue, like every other way in, so re-entry is caught with a message.
+        return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue) {
+            EnteredContexts.entering(queue, handler)
         }
     }
 
