@@ -28,7 +28,7 @@ public import ExecKit
 /// - Thread-safety: any thread may schedule or cancel work; it runs only inside the test's calls.
 /// - Cost: scheduling, running and cancelling each cost O(log n) in the number of pending pieces of work.
 public final class TestCoordinator: TaskLauncher {
-    let storage = CoordinatorStorage()
+    let storage: CoordinatorStorage
     private let mainQueue = SimulatedQueue(name: "main")
     private let globalQueue = SimulatedQueue(name: "global")
     let globalExecutor: SimulatedTaskExecutor
@@ -54,7 +54,16 @@ public final class TestCoordinator: TaskLauncher {
     public let clock: VirtualClock
 
     /// Creates a coordinator at virtual time zero (`now.uptimeNanoseconds == 0`), with nothing pending.
-    public init() {
+    ///
+    /// - Parameter recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) captures its
+    ///   caller's stack, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source
+    ///   line that scheduled each pending item (``PendingWork/callSite``). The capture costs about 2 µs per scheduling
+    ///   (Linux x86-64, measured in `Benchmarks/`), several times what the scheduling costs without it; the stack is
+    ///   symbolicated only when ``pendingWork`` lists the item. Pass `false` in a test that schedules hundreds of
+    ///   thousands of pieces of work. On Apple platforms before macOS 26 and its siblings, which lack the toolchain's
+    ///   `Runtime` module, nothing is recorded.
+    public init(recordsCallSites: Bool = true) {
+        storage = CoordinatorStorage(recordsCallSites: recordsCallSites)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         direct = .custom(
