@@ -57,10 +57,10 @@ public final class TestCoordinator: TaskLauncher {
     ///
     /// - Parameter recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) captures its
     ///   caller's stack, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source
-    ///   line that scheduled each pending item (``PendingWork/callSite``). The capture costs about 2 µs per scheduling
-    ///   (Linux x86-64, measured in `Benchmarks/`), several times what the scheduling costs without it; the stack is
-    ///   symbolicated only when ``pendingWork`` lists the item. Pass `false` in a test that schedules hundreds of
-    ///   thousands of pieces of work. On Apple platforms before macOS 26 and its siblings, which lack the toolchain's
+    ///   line that scheduled each pending item (``PendingWork/callSite``). The capture costs 3 to 12 µs per scheduling,
+    ///   more for a deeper stack (Linux x86-64, release build; in `Benchmarks/`, a timer costs about 11 µs with it and
+    ///   1.3 µs without), and the stack is symbolicated only when the item's call site is read. So a test of a thousand
+    ///   timers pays about 10 ms; pass `false` in a test that schedules hundreds of thousands of pieces of work. On Apple platforms before macOS 26 and its siblings, which lack the toolchain's
     ///   `Runtime` module, nothing is recorded.
     public init(recordsCallSites: Bool = true) {
         storage = CoordinatorStorage(recordsCallSites: recordsCallSites)
