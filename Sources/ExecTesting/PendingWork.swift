@@ -36,7 +36,7 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Cost: the first read of a listed item's call site symbolicates the stack captured when it was scheduled,
     ///   unless its return addresses were looked up before: tens of milliseconds in a large test binary (measured:
-    ///   60 to 90 ms in ExecKit's 15 MB debug test binary on Linux, each time a new line is looked up). Later reads,
+    ///   60 to 150 ms in ExecKit's 15 MB debug test binary on Linux, each time a new line is looked up). Later reads,
     ///   and other items scheduled through the same stack, reuse the answer. Reading the other properties costs nothing
     ///   of the kind.
     public var callSite: CallSite? { givenCallSite ?? origin?.callSite }
