@@ -96,3 +96,20 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The test-driven example (Examples/): a debounce written with ExecKit timers, and its tests in virtual time, which run
+// with `swift test`.
+package.targets += [
+    .target(
+        name: "DebounceTesting",
+        dependencies: ["ExecKit"],
+        path: "Examples/DebounceTesting",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "DebounceTestingTests",
+        dependencies: ["DebounceTesting", "ExecTesting"],
+        path: "Examples/DebounceTestingTests",
+        swiftSettings: strictSettings
+    ),
+]

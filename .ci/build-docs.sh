@@ -6,7 +6,7 @@
 #
 # How long it takes (measured 2026-11-23, 2 shared cores under load from other builds, Swift 6.3.1): 64 s from an
 # empty scratch directory, nearly all of it the debug build; 12 s when the build is up to date (the symbol-graph
-# dump and the four `docc convert` runs). .ci/run passes its own .build, already built, so it pays the 12 s.
+# dump and the five `docc convert` runs). .ci/run passes its own .build, already built, so it pays the 12 s.
 #
 # Steps: one `swift package dump-symbol-graph` (which builds the package), then one `docc convert` per module. Each
 # archive stands alone: a symbol link (double backticks) resolves only within its own module, so pages name another
@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch="${1:-.build-docs}"
-modules=(ExecMutex ExecDispatch ExecKit ExecNotifications)
+modules=(ExecMutex ExecDispatch ExecKit ExecNotifications ExecTesting)
 
 # The toolchain's docc sits next to its swift; fall back to PATH.
 swift_bin="$(command -v swift)"

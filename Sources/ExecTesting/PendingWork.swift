@@ -4,9 +4,8 @@ public import ExecKit
 
 /// A piece of work that a ``TestCoordinator`` holds and has not run yet, as ``TestCoordinator/pendingWork`` lists it.
 ///
-/// The `ExecutionContext`, `Clock` and `TaskExecutor` requirements through which work arrives carry no call site, so
-/// a pending item is described by what it is, where it would run, when it is due and its place in the order of
-/// scheduling.
+/// A pending item is described by what it is, where it would run, when it is due, its place in the order of
+/// scheduling and, when the coordinator records call sites (the default), the source line that scheduled it.
 public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     /// What a pending item is.
     public enum Kind: Sendable, Hashable {
@@ -31,17 +30,49 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     public let deadline: DispatchTime
     /// Its place in the order of scheduling: among items due at the same instant, the lower runs first.
     public let sequence: UInt64
+    /// The source line that scheduled it (see ``CallSite`` for which line that is), or `nil` when the coordinator was
+    /// made with `recordsCallSites: false`, when the toolchain offers no backtraces (Apple platforms before macOS 26
+    /// and its siblings), or when no frame has source information (code built without debug information).
+    ///
+    /// - Cost: the first read of a listed item's call site symbolicates the stack captured when it was scheduled,
+    ///   unless its return addresses were looked up before: tens of milliseconds in a large test binary (measured:
+    ///   60 to 150 ms in ExecKit's 15 MB debug test binary on Linux, each time a new line is looked up). Later reads,
+    ///   and other items scheduled through the same stack, reuse the answer. Reading the other properties costs nothing
+    ///   of the kind.
+    public var callSite: CallSite? { givenCallSite ?? origin?.callSite }
+
+    private let givenCallSite: CallSite?
+    private let origin: RecordedCallSite?
 
     /// Creates a description of a pending item; the coordinator makes these, tests compare them.
-    public init(kind: Kind, queueName: String?, deadline: DispatchTime, sequence: UInt64) {
+    public init(kind: Kind, queueName: String?, deadline: DispatchTime, sequence: UInt64, callSite: CallSite? = nil) {
         self.kind = kind
         self.queueName = queueName
         self.deadline = deadline
         self.sequence = sequence
+        self.givenCallSite = callSite
+        self.origin = nil
     }
 
-    /// One line: kind, queue, deadline (seconds of virtual time) and sequence, such as
-    /// `periodic timer (every 0.1 seconds) on "main", due at 12.3 s (#42)`.
+    /// A pending item whose call site is resolved from `origin` when first read.
+    init(kind: Kind, queueName: String?, deadline: DispatchTime, sequence: UInt64, origin: RecordedCallSite?) {
+        self.kind = kind
+        self.queueName = queueName
+        self.deadline = deadline
+        self.sequence = sequence
+        self.givenCallSite = nil
+        self.origin = origin
+    }
+
+    /// Whether both describe the same item: same kind, queue, deadline, sequence and call site (resolved, if needed,
+    /// only when everything else is equal).
+    public static func == (lhs: PendingWork, rhs: PendingWork) -> Bool {
+        lhs.kind == rhs.kind && lhs.queueName == rhs.queueName && lhs.deadline == rhs.deadline
+            && lhs.sequence == rhs.sequence && lhs.callSite == rhs.callSite
+    }
+
+    /// One line: kind, queue, deadline (seconds of virtual time), sequence and, if known, the call site, such as
+    /// `periodic timer (every 0.1 seconds) on "main", due at 12.3 s (#42), scheduled at PollerTests.swift:17`.
     public var description: String {
         let what: String
         switch kind {
@@ -53,6 +84,7 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
         }
         let place = queueName.map { " on \"\($0)\"" } ?? ""
         let seconds = Double(deadline.uptimeNanoseconds) / 1_000_000_000
-        return "\(what)\(place), due at \(seconds) s (#\(sequence))"
+        let origin = callSite.map { ", scheduled at \($0)" } ?? ""
+        return "\(what)\(place), due at \(seconds) s (#\(sequence))\(origin)"
     }
 }

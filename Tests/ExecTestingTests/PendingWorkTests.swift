@@ -9,6 +9,7 @@ import Testing
     @Test func pendingWorkListsBlocksTimersJobsAndSleepsInRunOrder() async {
         let coordinator = TestCoordinator()
         let serial = coordinator.serialQueue(named: "db")
+        let line = #line + 2  // the periodic timer's line; the other items are scheduled 1, 3 and 4 lines below it
         let timers = [
             serial.periodicTimer(interval: .seconds(2)) {},
             coordinator.main.singleTimer(interval: .seconds(1)) {},
@@ -17,10 +18,11 @@ import Testing
         let task = coordinator.task { try await coordinator.clock.sleep(for: .seconds(3)) }
         #expect(
             coordinator.pendingWork.map(\.description) == [
-                "block on \"global\", due at 0.0 s (#2)",
-                "task job on \"global\", due at 0.0 s (#3)",
-                "timer on \"main\", due at 1.0 s (#1)",
-                "periodic timer (every 2.0 seconds) on \"db\", due at 2.0 s (#0)",
+                "block on \"global\", due at 0.0 s (#2), scheduled at PendingWorkTests.swift:\(line + 3)",
+                "task job on \"global\", due at 0.0 s (#3), scheduled at PendingWorkTests.swift:\(line + 4)",
+                "timer on \"main\", due at 1.0 s (#1), scheduled at PendingWorkTests.swift:\(line + 1)",
+                "periodic timer (every 2.0 seconds) on \"db\", due at 2.0 s (#0), scheduled at "
+                    + "PendingWorkTests.swift:\(line)",
             ])
         coordinator.runUntilIdle()
         #expect(coordinator.pendingWork.map(\.kind) == [.singleTimer, .periodicTimer(interval: .seconds(2)), .sleep])

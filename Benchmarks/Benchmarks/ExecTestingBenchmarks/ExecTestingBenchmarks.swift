@@ -2,19 +2,23 @@
 
 // ExecTesting's coordinator: scheduling N blocks at random virtual times and running them all, beside a coordinator
 // that keeps its work in a sorted array (insertion by binary search, O(n) per insert), as CwlUtils'
-// DebugContextCoordinator does; and an hour of a 100 ms periodic timer.
+// DebugContextCoordinator does; the same with call sites recorded (a backtrace per scheduling, the coordinator's
+// default); and an hour of a 100 ms periodic timer.
 
 import Benchmark
 import BenchmarkSupport
 import ExecTesting
 
 let benchmarks: @Sendable () -> Void = {
-    for count in [10_000, 100_000, 1_000_000] {
-        Benchmark("TestCoordinator.scheduleThenRun.\(count)-pending", configuration: configuration(for: count)) {
-            benchmark in
+    // Without call sites: what the heap and the contexts cost. With them (10,000 and 100,000 only: each pending block
+    // keeps a backtrace): what a test pays by default.
+    let runs = [10_000, 100_000, 1_000_000].map { ($0, false) } + [10_000, 100_000].map { ($0, true) }
+    for (count, recordsCallSites) in runs {
+        let name = "TestCoordinator.scheduleThenRun.\(count)-pending" + (recordsCallSites ? ".recordingCallSites" : "")
+        Benchmark(name, configuration: configuration(for: count)) { benchmark in
             let delays = randomDelays(count)
             let cell = Cell()
-            let coordinator = TestCoordinator()
+            let coordinator = TestCoordinator(recordsCallSites: recordsCallSites)
             let context = coordinator.global
             var timers: [any Lifetime] = []
             timers.reserveCapacity(count)

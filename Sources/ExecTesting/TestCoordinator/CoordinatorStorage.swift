@@ -9,6 +9,13 @@ import ExecKit
 /// `runUntilIdle` or `advance`) or an inline `invokeSync`, one piece at a time.
 final class CoordinatorStorage: Sendable {
     private let state = LockedBox(CoordinatorState())
+    /// Whether each scheduling captures its caller's stack, for ``PendingWork/callSite``.
+    let recordsCallSites: Bool
+
+    init(recordsCallSites: Bool) { self.recordsCallSites = recordsCallSites }
+
+    /// The caller's stack, when call sites are recorded; called before taking the lock.
+    private func captureOrigin() -> RecordedCallSite? { recordsCallSites ? RecordedCallSite.capture() : nil }
 
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
     var now: UInt64 { state.withLock { $0.now } }
@@ -21,7 +28,7 @@ final class CoordinatorStorage: Sendable {
         at deadline: UInt64,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let work = ScheduledWork(queue: queue, kind: kind, body: body)
+        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         return state.withLock { $0.schedule(work, at: deadline) }
     }
 
@@ -33,14 +40,16 @@ final class CoordinatorStorage: Sendable {
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let period = interval.clampedNanoseconds
+        let origin = captureOrigin()
         return state.withLock { state in
             guard repeats else {
-                let work = ScheduledWork(queue: queue, kind: .singleTimer, body: body)
+                let work = ScheduledWork(queue: queue, kind: .singleTimer, origin: origin, body: body)
                 return state.schedule(work, at: state.now &+ min(period, .max - state.now))
             }
             let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
             let work = ScheduledWork(
-                queue: queue, kind: .periodicTimer(interval: interval), body: body, repetition: repetition)
+                queue: queue, kind: .periodicTimer(interval: interval), origin: origin, body: body,
+                repetition: repetition)
             return state.schedule(work, at: repetition.deadline)
         }
     }
@@ -52,7 +61,7 @@ final class CoordinatorStorage: Sendable {
         on queue: SimulatedQueue?,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let work = ScheduledWork(queue: queue, kind: kind, body: body)
+        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         return state.withLock { $0.schedule(work, at: $0.now) }
     }
 
@@ -122,17 +131,16 @@ final class CoordinatorStorage: Sendable {
         return state.withLock { $0.innermostQueue(on: thread)?.name }
     }
 
-    /// Every pending piece of work, in run order.
+    /// Every pending piece of work, in run order; each call site is resolved when first read, outside the lock.
     var pendingWork: [PendingWork] {
-        state.withLock { state in
-            state.pendingInOrder.map { key, work in
-                PendingWork(
-                    kind: work.kind,
-                    queueName: work.queue?.name,
-                    deadline: DispatchTime(uptimeNanoseconds: key.deadline),
-                    sequence: key.sequence
-                )
-            }
+        state.withLock { $0.pendingInOrder }.map { key, work in
+            PendingWork(
+                kind: work.kind,
+                queueName: work.queue?.name,
+                deadline: DispatchTime(uptimeNanoseconds: key.deadline),
+                sequence: key.sequence,
+                origin: work.origin
+            )
         }
     }
 

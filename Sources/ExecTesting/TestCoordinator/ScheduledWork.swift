@@ -6,6 +6,8 @@ struct ScheduledWork: Sendable {
     let queue: SimulatedQueue?
     /// What the work is, for ``TestCoordinator/pendingWork``.
     let kind: PendingWork.Kind
+    /// Where it was scheduled, if the coordinator records call sites.
+    let origin: RecordedCallSite?
     let body: @Sendable () -> Void
     /// For a periodic timer, when its firings are due; `nil` for work that runs once.
     var repetition: Repetition?

@@ -16,6 +16,9 @@ extension TestCoordinator {
     /// Reports a failure when work is still pending: call it at the end of a test (a `defer`, or a suite's `deinit`)
     /// to prove the test left no timer running, no sleep waiting and no block unrun.
     ///
+    /// The message lists each pending item with the source line that scheduled it, such as
+    /// `timer on "main", due at 1.0 s (#1), scheduled at SearchTests.swift:42` (see ``PendingWork/callSite``).
+    ///
     /// ```swift
     /// coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }  // Swift Testing
     /// coordinator.assertNoPendingWork { XCTFail($0) }                           // XCTest
@@ -26,6 +29,8 @@ extension TestCoordinator {
     ///   - line: Named in the message; defaults to the caller's line.
     ///   - reportFailure: Receives the message, which lists each pending item (``PendingWork/description``). The
     ///     default stops the program with it, so the check needs no test framework.
+    /// - Cost: nothing beyond taking the lock when nothing is pending; otherwise symbolicating the call sites, tens of
+    ///   milliseconds for each source line not looked up before (see ``PendingWork/callSite``).
     public func assertNoPendingWork(
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -34,8 +39,11 @@ extension TestCoordinator {
         let pending = pendingWork
         guard !pending.isEmpty else { return }
         let list = pending.map { "  - \($0)" }.joined(separator: "\n")
+        let hint =
+            storage.recordsCallSites
+            ? "" : "\n(Make the coordinator with recordsCallSites: true to see the line that scheduled each item.)"
         reportFailure(
             "ExecTesting: \(pending.count) piece(s) of work still pending at \(fileID):\(line), "
-                + "virtual time \(Double(now.uptimeNanoseconds) / 1_000_000_000) s:\n\(list)")
+                + "virtual time \(Double(now.uptimeNanoseconds) / 1_000_000_000) s:\n\(list)\(hint)")
     }
 }

@@ -16,7 +16,7 @@ public import ExecKit
 /// The coordinator hands out contexts (``direct``, ``main``, ``mainAsync``, ``global``, ``serialQueue(named:type:)``)
 /// that behave like their real counterparts, a ``clock`` and a ``taskExecutor``. Nothing they schedule runs on its
 /// own: blocks, timer firings, clock wake-ups and task jobs wait in the coordinator until the test calls
-/// ``runUntilIdle()``, ``advance(by:)`` or ``advance(to:)``.
+/// ``runUntilIdle()``, ``advance(by:)`` or ``advance(to:)-(DispatchTime)``.
 ///
 /// - Ordering: work runs on the calling thread, one piece at a time, in deadline order; work due at the same instant
 ///   runs in the order it was scheduled. Virtual time moves only when the test advances it.
@@ -28,24 +28,24 @@ public import ExecKit
 /// - Thread-safety: any thread may schedule or cancel work; it runs only inside the test's calls.
 /// - Cost: scheduling, running and cancelling each cost O(log n) in the number of pending pieces of work.
 public final class TestCoordinator: TaskLauncher {
-    let storage = CoordinatorStorage()
+    let storage: CoordinatorStorage
     private let mainQueue = SimulatedQueue(name: "main")
     private let globalQueue = SimulatedQueue(name: "global")
     let globalExecutor: SimulatedTaskExecutor
 
-    /// Looks like ``Exec/direct``: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is `true`.
+    /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is `true`.
     /// Its `invokeAsync`, timers and task jobs go to the simulated ``global`` queue, as the real `.direct`'s go to a
     /// global queue.
     public let direct: Exec
 
-    /// Looks like ``Exec/main``: `invoke` runs the block at once when called from work running in the simulated main
+    /// Looks like `Exec.main`: `invoke` runs the block at once when called from work running in the simulated main
     /// queue, and queues it there otherwise (also from the test's own code, which runs in no simulated queue).
     public let main: Exec
 
-    /// Looks like ``Exec/mainAsync``: always queues on the simulated main queue, in FIFO order with ``main``'s blocks.
+    /// Looks like `Exec.mainAsync`: always queues on the simulated main queue, in FIFO order with ``main``'s blocks.
     public let mainAsync: Exec
 
-    /// Looks like a global concurrent queue (``Exec/utility`` and its siblings): always queues. Its blocks still run one
+    /// Looks like a global concurrent queue (`Exec.utility` and its siblings): always queues. Its blocks still run one
     /// at a time, in time order; `isCurrent` is `false`, as for a real global queue, but ``currentQueueName`` says
     /// `"global"`.
     public let global: Exec
@@ -54,7 +54,16 @@ public final class TestCoordinator: TaskLauncher {
     public let clock: VirtualClock
 
     /// Creates a coordinator at virtual time zero (`now.uptimeNanoseconds == 0`), with nothing pending.
-    public init() {
+    ///
+    /// - Parameter recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) captures its
+    ///   caller's stack, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source
+    ///   line that scheduled each pending item (``PendingWork/callSite``). The capture costs 3 to 12 µs per scheduling,
+    ///   more for a deeper stack (Linux x86-64, release build; in `Benchmarks/`, a timer costs about 11 µs with it and
+    ///   1.3 µs without), and the stack is symbolicated only when the item's call site is read. So a test of a thousand
+    ///   timers pays about 10 ms; pass `false` in a test that schedules hundreds of thousands of pieces of work. On Apple platforms before macOS 26 and its siblings, which lack the toolchain's
+    ///   `Runtime` module, nothing is recorded.
+    public init(recordsCallSites: Bool = true) {
+        storage = CoordinatorStorage(recordsCallSites: recordsCallSites)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         direct = .custom(
@@ -70,13 +79,14 @@ public final class TestCoordinator: TaskLauncher {
     /// Drops whatever is still pending: with the coordinator gone, nothing can run it.
     deinit { storage.discardAll() }
 
-    /// A new simulated serial queue named `name`, which ``currentQueueName`` and ``pendingWork`` report.
+    /// A new simulated serial queue.
     ///
-    /// - Parameter type: how it behaves, like `Exec.queue(someQueue, type)`: ``ExecutionType/serialAsync`` (the
-    ///   default, like ``Exec/asyncQueue(label:qos:)``: `invoke` queues, `invokeSync` from inside runs inline),
-    ///   ``ExecutionType/mutex`` (like ``Exec/syncQueue(label:qos:)``: `invoke` runs at once; entering it from inside
-    ///   itself stops the program with a message) or ``ExecutionType/conditionallyAsync(_:)`` (immediate inside the
-    ///   queue, queued otherwise).
+    /// - Parameters:
+    ///   - name: The queue's name, which ``currentQueueName`` and ``pendingWork`` report; names need not be unique.
+    ///   - type: How it behaves, like `Exec.queue(someQueue, type)`: `.serialAsync` (the default, like
+    ///     `Exec.asyncQueue(label:qos:)`: `invoke` queues, `invokeSync` from inside runs inline), `.mutex` (like
+    ///     `Exec.syncQueue(label:qos:)`: `invoke` runs at once; entering it from inside itself stops the program with a
+    ///     message) or `.conditionallyAsync` (immediate inside the queue, queued otherwise).
     /// - Precondition: `type` is serial; a concurrent type stops the program with a message (use ``global``).
     /// - Cost: a few small allocations; queues are independent of each other and of the coordinator's lifetime.
     public func serialQueue(named name: String, type: ExecutionType = .serialAsync) -> Exec {
@@ -93,7 +103,7 @@ public final class TestCoordinator: TaskLauncher {
     // MARK: Virtual time
 
     /// The coordinator's virtual time, which is also what `timestamp()` answers on its contexts. It starts at zero
-    /// and moves only inside ``advance(by:)`` and ``advance(to:)``: to each piece of work's deadline as it runs, then to
+    /// and moves only inside ``advance(by:)`` and ``advance(to:)-(DispatchTime)``: to each piece of work's deadline as it runs, then to
     /// the target.
     public var now: DispatchTime { DispatchTime(uptimeNanoseconds: storage.now) }
 

@@ -29,7 +29,9 @@ public struct VirtualClock: Clock {
     /// - Cancellation: throws `CancellationError` at once if the task is already cancelled. If it is cancelled while
     ///   asleep, the wake-up is removed and the task's next job is enqueued at once (on the coordinator, for a task that
     ///   runs there), so it throws `CancellationError` at the next `runUntilIdle()` or `advance`.
-    /// - Parameter tolerance: ignored: virtual time is exact.
+    /// - Parameters:
+    ///   - deadline: The instant of virtual time to sleep until.
+    ///   - tolerance: Ignored: virtual time is exact.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let target = deadline.nanoseconds

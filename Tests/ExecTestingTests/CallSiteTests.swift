@@ -1,0 +1,113 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecTesting
+import Testing
+
+/// `pendingWork` and `assertNoPendingWork` name the source line that scheduled each pending item: the test's own
+/// line, or the line of the code under test that scheduled it, never a line inside ExecKit.
+@Suite struct CallSiteTests {
+    @Test func eachKindOfWorkNamesTheTestLineThatScheduledIt() async {
+        let coordinator = TestCoordinator()
+        var expected: [PendingWork.Kind: Int] = [:]
+        expected[.periodicTimer(interval: .seconds(2))] = #line + 1
+        let periodic = coordinator.serialQueue(named: "db").periodicTimer(interval: .seconds(2)) {}
+        expected[.singleTimer] = #line + 1
+        let single = coordinator.main.singleTimer(interval: .seconds(1)) {}
+        expected[.block] = #line + 1
+        coordinator.mainAsync.invoke {}
+        expected[.job] = #line + 1
+        let task = coordinator.task { try await coordinator.clock.sleep(for: .seconds(3)) }
+
+        #expect(Set(coordinator.pendingWork.map(\.kind)) == Set(expected.keys))
+        for item in coordinator.pendingWork {
+            #expect(item.callSite?.fileName == "CallSiteTests.swift", "\(item)")
+            #expect(item.callSite?.path.hasSuffix("Tests/ExecTestingTests/CallSiteTests.swift") == true, "\(item)")
+            #expect(item.callSite?.line == expected[item.kind], "\(item)")
+        }
+
+        coordinator.runUntilIdle()  // the task starts and sleeps, on the line that started it
+        let sleep = coordinator.pendingWork.first { $0.kind == .sleep }
+        #expect(sleep?.callSite == PendingWork.CallSite(path: #filePath, line: expected[.job] ?? 0))
+        task.cancel()
+        coordinator.runUntilIdle()
+        _ = await task.result
+        withExtendedLifetime((periodic, single)) {}
+    }
+
+    @Test func workScheduledByCodeUnderTestNamesThatCodesLine() {
+        let coordinator = TestCoordinator()
+        let poller = Poller(context: coordinator.global)
+        poller.start()
+        let pending = coordinator.pendingWork
+        #expect(pending.map(\.kind) == [.periodicTimer(interval: .seconds(10))])
+        #expect(pending.first?.callSite == PendingWork.CallSite(path: #filePath, line: poller.timerLine))
+        poller.stop()
+    }
+
+    @Test func aBlockScheduledInsideAHelperClosureNamesTheClosuresLine() {
+        let coordinator = TestCoordinator()
+        let lines = [0, 1, 2].map { index in
+            coordinator.global.invoke {}
+            return #line - 1
+        }
+        #expect(coordinator.pendingWork.map(\.callSite?.line) == lines)
+        coordinator.runUntilIdle()
+    }
+
+    @Test func theTeardownMessageListsEachItemWithItsLine() {
+        let coordinator = TestCoordinator()
+        let timerLine = #line + 1
+        let timer = coordinator.main.singleTimer(interval: .seconds(5)) {}
+        var reports: [String] = []
+        coordinator.assertNoPendingWork { reports.append($0) }
+        #expect(reports.count == 1)
+        #expect(
+            reports.first?.contains(
+                "timer on \"main\", due at 5.0 s (#0), scheduled at CallSiteTests.swift:\(timerLine)")
+                == true, "\(reports)")
+        timer.cancel()
+        coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
+    }
+
+    @Test func aCoordinatorThatRecordsNoCallSitesListsNoneAndSaysHowToGetThem() {
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        coordinator.main.invoke {}
+        #expect(coordinator.pendingWork.map(\.callSite) == [nil])
+        #expect(coordinator.pendingWork.first?.description == "block on \"main\", due at 0.0 s (#0)")
+        var reports: [String] = []
+        coordinator.assertNoPendingWork { reports.append($0) }
+        #expect(reports.first?.contains("recordsCallSites: true") == true)
+        coordinator.runUntilIdle()
+    }
+
+    @Test func listedItemsEqualDescriptionsWithTheSameCallSite() {
+        let coordinator = TestCoordinator()
+        let line = #line + 1
+        coordinator.global.invoke {}
+        let expected = PendingWork(
+            kind: .block, queueName: "global", deadline: .init(uptimeNanoseconds: 0), sequence: 0,
+            callSite: .init(path: #filePath, line: line))
+        #expect(coordinator.pendingWork == [expected])
+        let elsewhere = PendingWork(
+            kind: .block, queueName: "global", deadline: .init(uptimeNanoseconds: 0), sequence: 0,
+            callSite: .init(path: #filePath, line: line + 1))
+        #expect(coordinator.pendingWork != [elsewhere])
+        coordinator.runUntilIdle()
+    }
+}
+
+/// Code under test: starts a timer on a context it is given, and notes the line that starts it.
+private final class Poller: @unchecked Sendable {  // used on the test's thread only
+    private let context: Exec
+    private var timer: (any Lifetime)?
+    private(set) var timerLine = 0
+
+    init(context: Exec) { self.context = context }
+
+    func start() {
+        timerLine = #line + 1
+        timer = context.periodicTimer(interval: .seconds(10)) {}
+    }
+
+    func stop() { timer?.cancel() }
+}
