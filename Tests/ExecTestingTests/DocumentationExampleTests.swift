@@ -27,6 +27,35 @@ import Testing
     #expect(coordinator.isIdle)
 }
 
+@Test func pollsEveryTenSeconds() {
+    let coordinator = TestCoordinator()
+    coordinator.overridingSharedContexts {
+        let poller = Poller()  // uses Exec.utility.periodicTimer and Exec.main.invoke inside
+        poller.start()
+        coordinator.advance(by: .seconds(3_600))
+        #expect(poller.polls == 360)
+        poller.stop()
+    }
+    coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
+}
+
+/// Polls every 10 s on a global queue and counts on the main queue, hard-wired to `Exec.utility` and `Exec.main`.
+private final class Poller: Sendable {
+    private let count = LockedBox(0)
+    private let timer = LockedBox<(any Lifetime)?>(nil)
+
+    var polls: Int { count.withLock { $0 } }
+
+    func start() {
+        let lifetime = Exec.utility.periodicTimer(interval: .seconds(10)) { [count] in
+            Exec.main.invoke { count.withLock { $0 += 1 } }
+        }
+        timer.withLock { $0 = lifetime }
+    }
+
+    func stop() { timer.withLock { $0?.cancel() } }
+}
+
 /// A session that closes itself after `timeout`, in `context`.
 private final class Session: Sendable {
     private let open = LockedBox(true)

@@ -39,7 +39,7 @@ extension TestCoordinator {
     }
 
     /// Runs the asynchronous `body` with the shared contexts redirected to this coordinator; see
-    /// ``overridingSharedContexts(_:)-(()->Return)``.
+    /// ``overridingSharedContexts(_:)``.
     public func overridingSharedContexts<Return>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Return
