@@ -375,16 +375,9 @@ final class TimerEngine: @unchecked Sendable {
         min(now &+ UInt64(nanoseconds(interval)), latestDeadline)
     }
 
-    /// `duration` in whole nanoseconds (rounded toward zero), clamped to `0...Int64.max`.
-    ///
-    /// Why not `Duration.components`: it splits the 128-bit attosecond count with two 128-bit multiplications, about
-    /// 190 instructions per call on x86-64; one 128-by-64-bit division (`divq`) of the stored count does the same
-    /// here. `_high` and `_low` are the two halves of that count, public (if underscored) on a frozen struct.
+    /// `duration` in whole nanoseconds (rounded toward zero), clamped to `0...Int64.max`; see
+    /// `Duration.saturatingNanoseconds` (ExecDispatch) for why not `Duration.components`.
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let high = duration._high
-        if high < 0 { return 0 }
-        if UInt64(high) >= 1_000_000_000 { return .max }  // the quotient would not fit in 64 bits
-        let (quotient, _) = UInt64(1_000_000_000).dividingFullWidth((UInt64(high), duration._low))
-        return Int64(clamping: quotient)
+        Int64(clamping: duration.saturatingNanoseconds)
     }
 }

@@ -39,7 +39,7 @@ final class CoordinatorStorage: Sendable {
         repeats: Bool,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let period = interval.clampedNanoseconds
+        let period = interval.saturatingNanoseconds
         let origin = captureOrigin()
         return state.withLock { state in
             guard repeats else {

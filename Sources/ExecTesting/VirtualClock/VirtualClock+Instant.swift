@@ -22,10 +22,10 @@ extension VirtualClock {
         /// representable instant. O(1).
         public func advanced(by duration: Duration) -> Instant {
             if duration < .zero {
-                let back = (.zero - duration).clampedNanoseconds
+                let back = (.zero - duration).saturatingNanoseconds
                 return Instant(nanoseconds: nanoseconds >= back ? nanoseconds - back : 0)
             }
-            let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.clampedNanoseconds)
+            let (sum, overflow) = nanoseconds.addingReportingOverflow(duration.saturatingNanoseconds)
             return Instant(nanoseconds: overflow ? .max : sum)
         }
 
