@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "InstructionCounts",
-            dependencies: [.product(name: "ExecKit", package: "ExecKit")]
+            dependencies: [
+                .product(name: "ExecKit", package: "ExecKit"), .product(name: "ExecTesting", package: "ExecKit"),
+            ]
         )
     ],
     swiftLanguageModes: [.v6]

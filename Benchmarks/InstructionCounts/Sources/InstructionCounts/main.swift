@@ -7,10 +7,13 @@
 //   OPERATION: invokeWithValue | invokeClosure | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
 //              invokeSync | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
+//   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
+//              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
 import ExecKit
+import ExecTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -68,6 +71,19 @@ let completion: @Sendable () -> Void = {
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
         for _ in 0..<count { context.singleTimer(interval: .seconds(3_600)) {}.cancel() }
+    case "coordinator":
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        var state: UInt64 = 1
+        var timers: [any Lifetime] = []
+        timers.reserveCapacity(count)
+        for _ in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let delay = Int64((state >> 11) % 3_600_000_000_000)
+            timers.append(coordinator.global.singleTimer(interval: .nanoseconds(delay)) { counter.value &+= 1 })
+        }
+        coordinator.advance(by: .seconds(3_600))
+        precondition(counter.value == count, "every timer fired")
+        withExtendedLifetime(timers) {}
     default:
         print("unknown operation \(operation)")
         exit(2)
