@@ -18,7 +18,7 @@ import Testing
         }
     }
 
-    @Test func anHourOfTypingSearchesOnceAfterEachPauseAndRunsInMilliseconds() {
+    @Test func anHourOfTypingSearchesOnceAfterEachPauseWithoutWaitingAnHour() {
         let started = ContinuousClock.now
         let coordinator = TestCoordinator()
         let field = makeSearchField(on: coordinator)
@@ -37,8 +37,9 @@ import Testing
 
         #expect(searches.withLock { $0 } == expected)
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
-        // An hour of virtual time, 300 keystrokes and 60 searches, in well under a second of real time.
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // An hour of virtual time, 300 keystrokes and 60 searches: milliseconds of real time (measured). The bound
+        // only proves that no real hour passed; it is loose on purpose, for loaded machines and the Thread Sanitizer.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func typingFasterThanTheIntervalForAnHourNeverSearchesUntilItStops() {
@@ -63,8 +64,9 @@ import Testing
         coordinator.advance(by: .seconds(1))
         #expect(searches.withLock { $0 } == ["keystroke 18000 at 3600300 ms"])
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
-        // Measured: 0.1 s in a debug build, 0.5 s under the Thread Sanitizer; the bound leaves room for a loaded machine.
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Measured: 0.1 s in a debug build, 0.5 to 2 s under the Thread Sanitizer on a loaded machine. The bound only
+        // proves that no real hour passed; it asserts no speed.
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func theActionRunsInTheContextItWasGiven() {
