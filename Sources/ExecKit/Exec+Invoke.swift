@@ -60,47 +60,6 @@ extension Exec {
         invokeSync(execute)
     }
 
-    /// Runs `execute` in this context, waits for it, and returns its value or rethrows its error.
-    ///
-    /// - ``direct``, and the main-queue cases when already on the main queue: runs immediately (on ``mainOrdered``
-    ///   this overtakes pending blocks, because waiting for them from the main queue could never end).
-    /// - A `.queue` that ``isCurrent``: runs immediately, even through `sync` calls on other queues made since
-    ///   entering it, unless the type is ``ExecutionType/mutex``, which stops the program with a message (a mutex is
-    ///   not re-entrant).
-    /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
-    public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
-        switch self {
-        case .direct:
-            return try execute()
-        case .main, .mainAsync, .mainOrdered:
-            if DispatchQueue.isMainQueueCurrent { return try execute() }
-            if let replacement = overridden { return try replacement.invokeSync(execute) }
-            return try GlobalQueues.main.sync(execute: execute)
-        case .interactive, .user, .default, .utility, .background:
-            if let replacement = overridden { return try replacement.invokeSync(execute) }
-            return try dispatchQueue.sync(execute: execute)
-        case .custom(let context):
-            return try context.invokeSync(execute)
-        case .queue(let queue, let type):
-            switch type {
-            case .concurrentAsync:
-                // Waiting on a concurrent queue from inside it cannot deadlock, and global queues have no identity.
-                return try queue.sync(execute: execute)
-            case .immediate:
-                // Meant for concurrent queues (a global one included); on a serial queue the caller may already be
-                // inside, where waiting would deadlock and running inline is what "immediate" promises.
-                if Self.isKnownInside(queue) { return try execute() }
-                return try queue.sync { try EnteredContexts.entering(queue, execute) }
-            case .mutex:
-                if Self.isInside(queue, as: type) { Self.reentrantMutexFailure(queue) }
-                return try queue.sync { try EnteredContexts.entering(queue, execute) }
-            case .serialAsync, .conditionallyAsync:
-                if Self.isInside(queue, as: type) { return try execute() }
-                return try queue.sync { try EnteredContexts.entering(queue, execute) }
-            }
-        }
-    }
-
     /// Whether this thread runs inside `queue`: on it (or a queue targeting it), or inside an ExecKit `sync` on it
     /// with other `sync` calls in between.
     ///

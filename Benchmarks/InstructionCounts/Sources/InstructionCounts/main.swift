@@ -6,7 +6,7 @@
 // Usage: InstructionCounts OPERATION CONTEXT N
 //   OPERATION: invokeWithValue | invokeClosure | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
-//              invokeSync | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
+//              invokeSync, dispatchSync (its peer: `sync` on a private queue; any CONTEXT) | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
@@ -56,6 +56,9 @@ let completion: @Sendable () -> Void = {
         for _ in 0..<count { queue.async { completion() } }
         allCompleted.wait()
     case "invokeSync": for _ in 0..<count { context.invokeSync { counter.value &+= 1 } }
+    case "dispatchSync":  // the peer of syncQueue().invokeSync: `sync` on a private serial queue, any CONTEXT
+        let queue = DispatchQueue(label: "peer")
+        for _ in 0..<count { queue.sync { counter.value &+= 1 } }
     case "mutexSync":  // PThreadMutex, any CONTEXT
         let mutex = PThreadMutex()
         for _ in 0..<count { mutex.sync { counter.value &+= 1 } }
