@@ -38,8 +38,11 @@ dumped="$(swift build --scratch-path "$scratch" --show-bin-path)/../symbolgraph"
 rm -rf "$dumped"
 # Without test products built, it also tries, and fails, to dump SwiftPM's generated test modules
 # (ExecKitPackageTests, ExecKitPackageDiscoveredTests); only the library modules' graphs matter, checked below.
+# Those two expected failures are filtered out of the output, so that a successful run does not print "error:".
+set +o pipefail
 swift package --scratch-path "$scratch" dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols \
-    || echo "(dump-symbol-graph reported a failure; checking that every library module's graph was written)"
+    2>&1 | grep -v "Failed to emit symbol graph for 'ExecKitPackage\(Discovered\)\?Tests'"
+set -o pipefail
 for module in "${modules[@]}"; do
     if [ ! -s "$dumped/$module.symbols.json" ]; then
         echo "error: no symbol graph for $module in $dumped; see the build output above." >&2

@@ -85,7 +85,7 @@ Exec.utility.invoke {
 posted.wait()
 
 // 4. Cancelling (or releasing) an observation ends it; later posts do not reach it.
-var cancelled = hub.addObserver(for: .counterChanged) { _ in print("never printed") }
+let cancelled = hub.addObserver(for: .counterChanged) { _ in print("never printed") }
 cancelled.cancel()
 
 Task { @MainActor in

@@ -25,6 +25,26 @@ import Testing
         #expect(task.standardErrorText.contains("a task job was enqueued on the taskExecutor on Exec.unimplemented"))
     }
 
+    @Test func overridingOnTheRealMainQueueWarnsOnceOnStandardError() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            await MainActor.run {
+                let coordinator = TestCoordinator()
+                coordinator.overridingSharedContexts {}
+                coordinator.overridingSharedContexts {}
+            }
+        }
+        let text = result.standardErrorText
+        #expect(text.contains("overridingSharedContexts was entered on the real main queue"))
+        #expect(text.split(separator: "ExecTesting:", omittingEmptySubsequences: false).count == 2, "once per process")
+    }
+
+    @Test func overridingOffTheMainQueueIsSilent() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            TestCoordinator().overridingSharedContexts {}
+        }
+        #expect(!result.standardErrorText.contains("ExecTesting:"))
+    }
+
     @Test func readingAnUnimplementedContextDoesNotFail() {
         let context = Exec.unimplemented()
         #expect(!context.isCurrent)

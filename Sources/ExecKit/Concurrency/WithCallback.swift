@@ -5,8 +5,8 @@
 ///
 /// ```swift
 /// let data = try await withCallback { context, completion in
-///     load(url, context: context, completion: completion)
-/// }
+///     load(url, context: context, completion: completion)  // completion: (Result<Data, any Error>) -> Void
+/// }.get()  // withCallback returns what the completion received; `.get()` unwraps a Result
 /// ```
 ///
 /// `start` receives ``Exec/direct`` as the context, so the completion resumes the caller from wherever the API

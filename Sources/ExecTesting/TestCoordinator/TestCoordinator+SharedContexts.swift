@@ -1,6 +1,15 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 extension TestCoordinator {
     /// Runs `body` with the shared contexts (`Exec.main`, `.mainAsync`, `.mainOrdered`, the global-queue cases and
@@ -34,8 +43,11 @@ extension TestCoordinator {
     ///     calls Dispatch, `MainActor` or `Task.sleep` directly.
     /// - Cost: none on `.direct.invoke` and on `.main.invoke` from the main queue; one relaxed atomic load on other
     ///   paths once any override has been installed in the process, plus a task-local look-up.
+    ///
+    /// Entered on the real main queue, it writes one line to standard error, once per process, naming that limit.
     public func overridingSharedContexts<Return>(_ body: () throws -> Return) rethrows -> Return {
-        try SharedContextOverride.withOverride(sharedContextOverride, body)
+        Self.warnIfOnTheMainQueue()
+        return try SharedContextOverride.withOverride(sharedContextOverride, body)
     }
 
     /// Runs the asynchronous `body` with the shared contexts redirected to this coordinator; see
@@ -44,7 +56,23 @@ extension TestCoordinator {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Return
     ) async rethrows -> Return {
-        try await SharedContextOverride.withOverride(sharedContextOverride, isolation: isolation, body)
+        Self.warnIfOnTheMainQueue()
+        return try await SharedContextOverride.withOverride(sharedContextOverride, isolation: isolation, body)
+    }
+
+    private static let warnedAboutTheMainQueue = Atomic(false)
+
+    /// The override cannot reach `.main`'s inlined fast path, which a test on the real main queue takes; say so once,
+    /// since such a test passes while its `.main` work runs outside virtual time.
+    private static func warnIfOnTheMainQueue() {
+        guard DispatchQueue.isMainQueueCurrent, !warnedAboutTheMainQueue.exchange(true, ordering: .relaxed) else {
+            return
+        }
+        let line =
+            "ExecTesting: overridingSharedContexts was entered on the real main queue (an XCTest, or a @MainActor "
+            + "test). There, Exec.main.invoke and .main's perform run inline on the real main queue, outside virtual "
+            + "time; run the test off the main actor to redirect them too.\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
 
     /// This coordinator's contexts in place of the shared ones.
