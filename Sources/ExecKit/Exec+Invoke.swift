@@ -25,7 +25,11 @@ extension Exec {
     /// can look at the context; here the closure that carries `value` elsewhere is only built on the paths that need
     /// it.
     ///
-    /// - Cost: on ``direct``, and on ``main`` from the main queue, a call of `handler` and no allocation.
+    /// - Cost: on ``direct``, and on ``main`` from the main queue, a call of `handler`. No allocation when `handler`
+    ///   is a closure literal. When it is a closure *value* (a `completion` parameter, say), Swift wraps it in a
+    ///   reabstraction thunk to pass it here, a 32-byte allocation in the caller whatever the context; a caller on a
+    ///   hot path avoids it with `switch context { case .direct: handler(value) default: context.invoke(handler,
+    ///   with: value) }`.
     @inlinable
     public func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
         switch self {

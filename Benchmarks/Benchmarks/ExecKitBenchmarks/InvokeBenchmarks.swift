@@ -46,6 +46,19 @@ func registerInvokeBenchmarks() {
     }
     registerClosureCallBaseline(for: "Exec.direct.invoke.capturingValue")
 
+    // The delivery step as a callback API writes it: `context.invoke(completion, with: result)` with `completion` a
+    // closure *value* (a parameter). Swift passes it to the generic `invoke(_:with:)` through a reabstraction thunk
+    // whose context (32 bytes) it allocates in the caller, before the context is looked at: one malloc per call,
+    // on `.direct` too. `switch context { case .direct: completion(value) ... }` avoids it (Exec.switch.case.direct).
+    Benchmark("Exec.direct.invokeWithValue.closureValue", configuration: Suite.configuration()) { benchmark in
+        let cell = Cell()
+        let completion = opaqueHandler { (cell: Cell) in cell.increment() }
+        benchmark.startMeasurement()  // the cell and the closure are set-up, not measured
+        for _ in benchmark.scaledIterations { invokeExistingWithValue(direct, completion, cell) }
+        blackHole(cell.value)
+    }
+    registerClosureCallBaseline(for: "Exec.direct.invokeWithValue.closureValue")
+
     // The callback API's usual case: the completion already exists as a closure value, so invoking it forms none.
     Benchmark("Exec.direct.invoke.existingClosure", configuration: Suite.configuration()) { benchmark in
         let cell = Cell()
@@ -118,6 +131,16 @@ final class Counter: @unchecked Sendable {
 func invokeExisting(_ context: Exec, _ completion: @escaping @Sendable () -> Void) {
     context.invoke(completion)
 }
+
+/// Delivering a value to a completion the API was handed.
+@inline(never)
+func invokeExistingWithValue(_ context: Exec, _ completion: @escaping @Sendable (Cell) -> Void, _ cell: Cell) {
+    context.invoke(completion, with: cell)
+}
+
+/// Hides a value-taking closure from the optimizer, as a completion handed in by another module would be.
+@inline(never)
+func opaqueHandler(_ closure: @escaping @Sendable (Cell) -> Void) -> @Sendable (Cell) -> Void { closure }
 
 /// The same without ExecKit.
 @inline(never)

@@ -4,7 +4,8 @@
 // the difference divided by N: the instructions of one operation, without start-up and tear-down.
 //
 // Usage: InstructionCounts OPERATION CONTEXT N
-//   OPERATION: invokeWithValue | invokeClosure | invokeAll and invokeAsync (both wait for every block) |
+//   OPERATION: invokeWithValue, callWithValue (its peer, a plain call) | invokeClosure | rawTimer (the peer of
+//              timerScheduleCancel, any CONTEXT) | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
 //              invokeSync, dispatchSync (its peer: `sync` on a private queue; any CONTEXT) | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
@@ -25,7 +26,8 @@ import Darwin
 /// Keeps a value alive in the optimizer's eyes.
 @inline(never) func consume(_ value: Int) { if value == -1 { print(value) } }
 
-final class Counter: @unchecked Sendable { var value = 0 }
+/// What the blocks change. Unchecked exclusivity: a runtime access check per increment would swamp the paths measured.
+final class Counter: @unchecked Sendable { @exclusivity(unchecked) var value = 0 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]) else {
@@ -37,13 +39,45 @@ let counter = Counter()
 let completed = Atomic<Int>(0)
 let allCompleted = DispatchSemaphore(value: 0)
 let handler: @Sendable (Int) -> Void = { counter.value &+= $0 }
+let objectHandler: @Sendable (Counter) -> Void = { $0.value &+= 1 }
+let resultHandler: @Sendable (Result<Int, any Error>) -> Void = { if case .success(let value) = $0 { counter.value &+= value } }
 let completion: @Sendable () -> Void = {
     if completed.add(1, ordering: .relaxed).newValue == count { allCompleted.signal() }
+}
+
+/// The delivery step of a callback API, as README shows it: the completion is a parameter, a closure value.
+@Sendable @inline(never) func deliver(
+    _ result: Result<Int, any Error>, to completion: @escaping @Sendable (Result<Int, any Error>) -> Void, in context: Exec
+) {
+    context.invoke(completion, with: result)
 }
 
 @Sendable @inline(never) func run(_ context: Exec) {
     switch operation {
     case "invokeWithValue": for index in 0..<count { context.invoke(handler, with: index) }
+    case "invokeWithObject": for _ in 0..<count { context.invoke(objectHandler, with: counter) }
+    case "invokeWithResult": for index in 0..<count { context.invoke(resultHandler, with: .success(index)) }
+    case "switchWithValue":  // the documented way round the thunk: switch on .direct, invoke(_:with:) otherwise
+        for index in 0..<count {
+            switch context {
+            case .direct: handler(index)
+            default: context.invoke(handler, with: index)
+            }
+        }
+    case "deliverResult":  // a callback API's last line: its completion parameter, called through the context
+        for index in 0..<count { deliver(.success(index), to: resultHandler, in: context) }
+    case "invokeWithLiteral":  // the handler a closure literal, as the allocation thresholds measure it
+        for index in 0..<count { context.invoke({ (value: Int) in counter.value &+= value }, with: index) }
+    case "callWithValue": for index in 0..<count { handler(index) }  // the peer of invokeWithValue: a plain call
+    case "rawTimer":  // the peer of timerScheduleCancel: a DispatchSourceTimer made, armed and cancelled
+        let queue = DispatchQueue.global(qos: .default)
+        for _ in 0..<count {
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.setEventHandler {}
+            source.schedule(deadline: .now() + .seconds(3_600), leeway: .nanoseconds(0))
+            source.resume()
+            source.cancel()
+        }
     case "invokeClosure": for _ in 0..<count { context.invoke { counter.value &+= 1 } }
     case "invokeAsync":
         for _ in 0..<count { context.invokeAsync(completion) }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# CI's check of the key rows in instructions, which hold still between runs where wall-clock ratios do not: each row's
+# instructions per operation against its peer's, measured in the same run with count.sh, must stay within a ratio.
+# A change that makes a row slower fails with a message naming the row. Prints the table as Markdown.
+#
+# Usage: Benchmarks/InstructionCounts/check.sh      (installs valgrind with apt-get when it is missing)
+#
+# The limits sit just above the ratios measured on 2026-11-23 (see Benchmarks/README.md), with room for the noise of
+# the asynchronous rows (about 10 %, from libdispatch's worker threads); they are guards against regressions, not the
+# issue's goals, which the README's table states beside them.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "== installing valgrind (for instruction counts)"
+    if command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
+    else
+        echo "error: valgrind is missing and apt-get is not available to install it" >&2
+        exit 1
+    fi
+fi
+swift build -c release --product InstructionCounts >/dev/null
+
+# row | ExecKit operation and context | peer operation and context | largest ratio allowed
+rows=(
+    ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
+    "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
+    ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.5"
+    "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.35"
+    "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|2.2"
+    ".utility.invoke (all threads)|invokeAll utility|dispatchAsync direct|1.15"
+    "one-shot timer schedule+cancel|timerScheduleCancel direct|rawTimer direct|0.4"
+)
+
+failures=()
+echo "| row | ExecKit (instructions per op) | peer | ratio | limit |"
+echo "|---|---|---|---|---|"
+for row in "${rows[@]}"; do
+    IFS='|' read -r name ours peer limit <<<"$row"
+    # shellcheck disable=SC2086  # "operation context" splits into the two arguments on purpose
+    mine=$(./count.sh $ours)
+    # shellcheck disable=SC2086
+    theirs=$(./count.sh $peer)
+    ratio=$(python3 -c "print(f'{$mine / $theirs:.2f}')")
+    verdict=$(python3 -c "print('ok' if $mine / $theirs <= $limit else 'FAIL')")
+    echo "| $name | $mine | $theirs | ${ratio}x | <= ${limit}x $verdict |"
+    if [ "$verdict" = FAIL ]; then
+        failures+=("$name: ${ratio}x its peer (${mine} against ${theirs} instructions), limit ${limit}x")
+    fi
+done
+
+if [ ${#failures[@]} -gt 0 ]; then
+    for failure in "${failures[@]}"; do echo "error: slower than allowed: $failure" >&2; done
+    exit 1
+fi
