@@ -15,6 +15,7 @@ let package = Package(
             name: "InstructionCounts",
             dependencies: [
                 .product(name: "ExecKit", package: "ExecKit"), .product(name: "ExecTesting", package: "ExecKit"),
+                .product(name: "ExecNotifications", package: "ExecKit"),
             ]
         )
     ],

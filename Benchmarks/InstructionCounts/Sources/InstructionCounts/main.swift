@@ -8,13 +8,19 @@
 //              timerScheduleCancel, any CONTEXT) | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
 //              invokeSync, dispatchSync (its peer: `sync` on a private queue; any CONTEXT) | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
+//   hubPost, hubPost100 (CONTEXT ignored): a NotificationHub post to 1 or 100 `.direct` observers, each adding the
+//              payload to a counter | notificationCenterPost, notificationCenterPost100: the peer, Foundation's
+//              `NotificationCenter.post` to block observers with `queue: nil` | hubAddCancel, notificationCenterAddRemove:
+//              adding an observer and ending its observation
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
 import ExecKit
+import ExecNotifications
 import ExecTesting
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -50,6 +56,10 @@ let completion: @Sendable () -> Void = {
     _ result: Result<Int, any Error>, to completion: @escaping @Sendable (Result<Int, any Error>) -> Void, in context: Exec
 ) {
     context.invoke(completion, with: result)
+}
+
+extension NotificationName where Payload == Int {
+    static let tick = NotificationName("InstructionCounts.tick")
 }
 
 @Sendable @inline(never) func run(_ context: Exec) {
@@ -108,6 +118,30 @@ let completion: @Sendable () -> Void = {
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
         for _ in 0..<count { context.singleTimer(interval: .seconds(3_600)) {}.cancel() }
+    case "hubPost", "hubPost100":
+        let hub = NotificationHub()
+        let observers = operation == "hubPost" ? 1 : 100
+        let observations = (0..<observers).map { _ in hub.addObserver(for: .tick) { counter.value &+= $0 } }
+        for index in 0..<count { hub.post(.tick, payload: index) }
+        withExtendedLifetime(observations) {}
+    case "notificationCenterPost", "notificationCenterPost100":
+        let center = NotificationCenter()
+        let name = Notification.Name("InstructionCounts.tick")
+        let observers = operation == "notificationCenterPost" ? 1 : 100
+        let tokens = (0..<observers).map { _ in
+            center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
+        }
+        for _ in 0..<count { center.post(name: name, object: nil) }
+        tokens.forEach(center.removeObserver)
+    case "hubAddCancel":
+        let hub = NotificationHub()
+        for _ in 0..<count { hub.addObserver(for: .tick) { counter.value &+= $0 }.cancel() }
+    case "notificationCenterAddRemove":
+        let center = NotificationCenter()
+        let name = Notification.Name("InstructionCounts.tick")
+        for _ in 0..<count {
+            center.removeObserver(center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 })
+        }
     case "coordinator":
         let coordinator = TestCoordinator(recordsCallSites: false)
         var state: UInt64 = 1
