@@ -31,8 +31,8 @@ rows=(
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|2.2"
     ".utility.invoke (all threads)|invokeAll utility|dispatchAsync direct|1.15"
     "one-shot timer schedule+cancel|timerScheduleCancel direct|rawTimer direct|0.4"
-    "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.06"
-    "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.13"
+    "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
+    "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.06"
 )
 
 failures=()

@@ -33,30 +33,25 @@ final class Observer: @unchecked Sendable {
     /// Where the hub's writer keeps this observer; read and written only under the hub's writer lock.
     nonisolated(unsafe) var registryIndex = -1
 
-    init<Payload: Sendable>(
+    /// An observer whose posts arrive through `deliver` (see `NotificationHub.delivery(to:in:)`): it calls the block
+    /// itself for `.direct`, and returns a job for the mailbox otherwise.
+    init(
         object: AnyObject?,
         context: Exec,
         onHubGone: (@Sendable () -> Void)? = nil,
-        block: @escaping @Sendable (Payload) -> Void
+        deliver: @escaping @Sendable (UnsafeRawPointer) -> ObserverMailbox.Job?
     ) {
         self.onHubGone = onHubGone
         objectID = object.map(ObjectIdentifier.init)
         self.object = object
         self.context = context
+        handler = deliver
         if case .direct = context {
             isDirect = true
             mailbox = nil
-            handler = { pointer in
-                block(pointer.assumingMemoryBound(to: Payload.self).pointee)
-                return nil
-            }
         } else {
             isDirect = false
             mailbox = LockedBox(ObserverMailbox())
-            handler = { pointer in
-                let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
-                return { block(payload) }
-            }
         }
     }
 

@@ -97,13 +97,18 @@ public final class NotificationHub: Sendable {
     /// - Complexity: O(all observers in the hub + name slots), under the hub's writer lock: adding, and cancelling,
     ///   copy the whole observer table (plain words, nothing retained) to publish a new snapshot. Posts are not
     ///   blocked meanwhile.
+    @inlinable
     public func addObserver<Payload: Sendable>(
         for name: NotificationName<Payload>,
         object: AnyObject? = nil,
         context: Exec = .direct,
         using block: @escaping @Sendable (Payload) -> Void
     ) -> any Lifetime {
-        addObserver(for: name, object: object, context: context, onHubGone: nil, using: block)
+        // Inlinable so that the delivery closure is specialized for `Payload` in the caller: a post then loads the
+        // payload and calls the block, instead of copying and destroying it through the runtime's generic witnesses.
+        addObserver(
+            nameID: name.id, object: object, context: context, onHubGone: nil,
+            deliver: Self.delivery(to: block, in: context))
     }
 
     /// ``addObserver(for:object:context:using:)``, plus `onHubGone`, called once, with no lock of the hub held, if the
@@ -115,10 +120,43 @@ public final class NotificationHub: Sendable {
         onHubGone: (@Sendable () -> Void)?,
         using block: @escaping @Sendable (Payload) -> Void
     ) -> any Lifetime {
-        let observer = Observer(object: object, context: context, onHubGone: onHubGone, block: block)
-        let id = name.id
-        table.add(observer, to: id)
-        return NotificationObservation(observer: observer, nameID: id, hub: self)
+        addObserver(
+            nameID: name.id, object: object, context: context, onHubGone: onHubGone,
+            deliver: Self.delivery(to: block, in: context))
+    }
+
+    /// How an observer receives a post: given a pointer to the payload, a `.direct` observer's closure calls `block`
+    /// and returns `nil`; any other observer's returns a job carrying a copy of the payload, for its mailbox.
+    @inlinable
+    static func delivery<Payload: Sendable>(
+        to block: @escaping @Sendable (Payload) -> Void,
+        in context: Exec
+    ) -> @Sendable (UnsafeRawPointer) -> (@Sendable () -> Void)? {
+        if case .direct = context {
+            return { pointer in
+                block(pointer.assumingMemoryBound(to: Payload.self).pointee)
+                return nil
+            }
+        }
+        return { pointer in
+            let payload = pointer.assumingMemoryBound(to: Payload.self).pointee
+            return { block(payload) }
+        }
+    }
+
+    /// Adds an observer of the notification numbered `nameID` that receives posts through `deliver`, made by
+    /// ``delivery(to:in:)`` for the payload type of that name.
+    @usableFromInline
+    func addObserver(
+        nameID: Int,
+        object: AnyObject?,
+        context: Exec,
+        onHubGone: (@Sendable () -> Void)?,
+        deliver: @escaping @Sendable (UnsafeRawPointer) -> (@Sendable () -> Void)?
+    ) -> any Lifetime {
+        let observer = Observer(object: object, context: context, onHubGone: onHubGone, deliver: deliver)
+        table.add(observer, to: nameID)
+        return NotificationObservation(observer: observer, nameID: nameID, hub: self)
     }
 
     /// Delivers `payload` to every observer of `name` whose object filter matches `object`.
