@@ -46,20 +46,41 @@ let completed = Atomic<Int>(0)
 let allCompleted = DispatchSemaphore(value: 0)
 let handler: @Sendable (Int) -> Void = { counter.value &+= $0 }
 let objectHandler: @Sendable (Counter) -> Void = { $0.value &+= 1 }
-let resultHandler: @Sendable (Result<Int, any Error>) -> Void = { if case .success(let value) = $0 { counter.value &+= value } }
+let resultHandler: @Sendable (Result<Int, any Error>) -> Void = {
+    if case .success(let value) = $0 { counter.value &+= value }
+}
 let completion: @Sendable () -> Void = {
     if completed.add(1, ordering: .relaxed).newValue == count { allCompleted.signal() }
 }
 
 /// The delivery step of a callback API, as README shows it: the completion is a parameter, a closure value.
 @Sendable @inline(never) func deliver(
-    _ result: Result<Int, any Error>, to completion: @escaping @Sendable (Result<Int, any Error>) -> Void, in context: Exec
+    _ result: Result<Int, any Error>, to completion: @escaping @Sendable (Result<Int, any Error>) -> Void,
+    in context: Exec
 ) {
     context.invoke(completion, with: result)
 }
 
 extension NotificationName where Payload == Int {
     static let tick = NotificationName("InstructionCounts.tick")
+}
+
+// Loops in functions of their own: inside `run`, which is large, the optimizer declines to inline what it would
+// inline in a caller of ordinary size.
+
+@Sendable @inline(never) func mutexSyncLoop() {
+    let mutex = PThreadMutex()
+    for _ in 0..<count { mutex.sync { counter.value &+= 1 } }
+}
+
+@Sendable @inline(never) func rawMutexLoop() {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+    for _ in 0..<count {
+        pthread_mutex_lock(mutex)
+        counter.value &+= 1
+        pthread_mutex_unlock(mutex)
+    }
 }
 
 @Sendable @inline(never) func run(_ context: Exec) {
@@ -103,17 +124,8 @@ extension NotificationName where Payload == Int {
     case "dispatchSync":  // the peer of syncQueue().invokeSync: `sync` on a private serial queue, any CONTEXT
         let queue = DispatchQueue(label: "peer")
         for _ in 0..<count { queue.sync { counter.value &+= 1 } }
-    case "mutexSync":  // PThreadMutex, any CONTEXT
-        let mutex = PThreadMutex()
-        for _ in 0..<count { mutex.sync { counter.value &+= 1 } }
-    case "rawMutex":  // the peer: pthread_mutex_lock/unlock on a mutex allocated once, any CONTEXT
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        for _ in 0..<count {
-            pthread_mutex_lock(mutex)
-            counter.value &+= 1
-            pthread_mutex_unlock(mutex)
-        }
+    case "mutexSync": mutexSyncLoop()  // PThreadMutex, any CONTEXT
+    case "rawMutex": rawMutexLoop()  // the peer: pthread_mutex_lock/unlock on a mutex allocated once, any CONTEXT
     case "isCurrent": for _ in 0..<count { consume(context.isCurrent ? 1 : 0) }
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
@@ -140,7 +152,8 @@ extension NotificationName where Payload == Int {
         let center = NotificationCenter()
         let name = Notification.Name("InstructionCounts.tick")
         for _ in 0..<count {
-            center.removeObserver(center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 })
+            center.removeObserver(
+                center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 })
         }
     case "coordinator":
         let coordinator = TestCoordinator(recordsCallSites: false)
