@@ -83,12 +83,7 @@ final class TimerEngine: @unchecked Sendable {
         let timer = EngineTimer(
             engine: self, deadline: Self.deadline(now, plus: interval), period: period,
             leeway: UInt32(clamping: Self.nanoseconds(leeway)), handler: handler)
-        let reference = Unmanaged.passUnretained(timer)
-        lock.unbalancedLock()
-        insert(reference)
-        armForInserted(reference)
-        lock.unbalancedUnlock()
-        return timer
+        return add(timer)
     }
 
     /// `schedule` at an absolute deadline (uptime nanoseconds), for tests that need equal deadlines.
@@ -99,6 +94,11 @@ final class TimerEngine: @unchecked Sendable {
     ) -> EngineTimer {
         let timer = EngineTimer(
             engine: self, deadline: min(deadline, Self.latestDeadline), period: 0, leeway: leeway, handler: handler)
+        return add(timer)
+    }
+
+    /// Puts a new `timer` in the heap and re-arms the source if it must fire earlier; takes the lock.
+    private func add(_ timer: EngineTimer) -> EngineTimer {
         let reference = Unmanaged.passUnretained(timer)
         lock.unbalancedLock()
         insert(reference)
