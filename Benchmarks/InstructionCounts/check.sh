@@ -5,9 +5,12 @@
 #
 # Usage: Benchmarks/InstructionCounts/check.sh      (installs valgrind with apt-get when it is missing)
 #
-# The limits sit just above the ratios measured on 2026-11-23 (see Benchmarks/README.md), with room for the noise of
-# the asynchronous rows (about 10 %, from libdispatch's worker threads); they are guards against regressions, not the
-# issue's goals, which the README's table states beside them.
+# The limits sit just above the ratios measured on 2026-11-23 (see Benchmarks/README.md); they are guards against
+# regressions, not the issue's goals, which the README's table states beside them. Synchronous rows repeat to the
+# instruction. The asynchronous row is measured twice: on the calling thread alone, which is deterministic and gets a
+# tight limit, and on all threads, where libdispatch's worker threads park and wake differently from run to run
+# (1.27x on one machine, 0.93x on another, on the same commit), so that row takes the median of three runs of each
+# side and a loose limit that only a real regression crosses.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -22,28 +25,44 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 swift build -c release --product InstructionCounts >/dev/null
 
-# row | ExecKit operation and context | peer operation and context | largest ratio allowed
+# row | ExecKit operation and context | peer operation and context | largest ratio allowed | how to count
+#   how to count: empty (once, all threads), "caller" (the calling thread only), "median" (median of three, all threads)
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
     ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.5"
     "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.35"
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|2.2"
-    ".utility.invoke (all threads)|invokeAll utility|dispatchAsync direct|1.15"
+    ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|0.9|caller"
+    ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
     "one-shot timer schedule+cancel|timerScheduleCancel direct|rawTimer direct|0.4"
     "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
     "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.06"
 )
 
+# Instructions per operation of one side of a row, counted as the row's last field says.
+measure() {
+    local how=$1; shift
+    case "$how" in
+    caller) THREAD1_ONLY=1 ./count.sh "$@" ;;
+    median)
+        local runs=()
+        for _ in 1 2 3; do runs+=("$(./count.sh "$@")"); done
+        python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "${runs[@]}"
+        ;;
+    *) ./count.sh "$@" ;;
+    esac
+}
+
 failures=()
 echo "| row | ExecKit (instructions per op) | peer | ratio | limit |"
 echo "|---|---|---|---|---|"
 for row in "${rows[@]}"; do
-    IFS='|' read -r name ours peer limit <<<"$row"
+    IFS='|' read -r name ours peer limit how <<<"$row"
     # shellcheck disable=SC2086  # "operation context" splits into the two arguments on purpose
-    mine=$(./count.sh $ours)
+    mine=$(measure "$how" $ours)
     # shellcheck disable=SC2086
-    theirs=$(./count.sh $peer)
+    theirs=$(measure "$how" $peer)
     ratio=$(python3 -c "print(f'{$mine / $theirs:.2f}')")
     verdict=$(python3 -c "print('ok' if $mine / $theirs <= $limit else 'FAIL')")
     echo "| $name | $mine | $theirs | ${ratio}x | <= ${limit}x $verdict |"
