@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Instructions per operation, from callgrind runs at N and 2N, differenced (start-up and tear-down cancel out).
 #
-# Usage: Benchmarks/InstructionCounts/count.sh OPERATION CONTEXT [N]   (N defaults to 20000)
+# Usage: Benchmarks/InstructionCounts/count.sh OPERATION CONTEXT [N [SIZE]]   (N defaults to 20000; SIZE is the
+#   number of timers pending or observers for the scaling operations, see main.swift)
 #   THREAD1_ONLY=1 counts only the calling thread (for invokeAsync, whose worker threads' counts are noisy).
 # Needs valgrind; builds the driver in release mode first. See main.swift for operations and contexts.
 set -euo pipefail
 cd "$(dirname "$0")"
-operation=$1 context=$2 n=${3:-20000}
+operation=$1 context=$2 n=${3:-20000} size=${4:-}
 swift build -c release --product InstructionCounts >/dev/null
 binary="$(swift build -c release --show-bin-path)/InstructionCounts"
 count() {
     local dir separate=no; dir=$(mktemp -d)
     [ -n "${THREAD1_ONLY:-}" ] && separate=yes
     valgrind --tool=callgrind --separate-threads="$separate" \
-        --callgrind-out-file="$dir/out" "$binary" "$operation" "$context" "$1" >/dev/null 2>&1
+        --callgrind-out-file="$dir/out" "$binary" "$operation" "$context" "$1" $size >/dev/null 2>&1
     local file="$dir/out"; [ -n "${THREAD1_ONLY:-}" ] && file="$dir/out-01"
     awk '/^(summary|totals):/ {print $2; exit}' "$file"
     rm -rf "$dir"

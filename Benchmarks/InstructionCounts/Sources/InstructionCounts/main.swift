@@ -3,7 +3,7 @@
 // Runs one operation N times on one context, for `count.sh`, which runs it under callgrind at N and 2N and prints
 // the difference divided by N: the instructions of one operation, without start-up and tear-down.
 //
-// Usage: InstructionCounts OPERATION CONTEXT N
+// Usage: InstructionCounts OPERATION CONTEXT N [SIZE]
 //   OPERATION: invokeWithValue, callWithValue (its peer, a plain call) | invokeClosure | rawTimer (the peer of
 //              timerScheduleCancel, any CONTEXT) | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
@@ -12,6 +12,11 @@
 //              payload to a counter | notificationCenterPost, notificationCenterPost100: the peer, Foundation's
 //              `NotificationCenter.post` to block observers with `queue: nil` | hubAddCancel, notificationCenterAddRemove:
 //              adding an observer and ending its observation
+//   timerPending, rawTimerPending (SIZE timers pending at random deadlines an hour or two away, set up before the
+//              loop; each of the N operations schedules and cancels one more at a random deadline in the same range):
+//              the scaling curve of timerScheduleCancel and its peer
+//   hubPostObservers, notificationCenterPostObservers (CONTEXT ignored): a post to SIZE observers, the scaling curve
+//              of hubPost and its peer
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
@@ -36,8 +41,10 @@ import Darwin
 final class Counter: @unchecked Sendable { @exclusivity(unchecked) var value = 0 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let count = Int(arguments[3]) else {
-    print("usage: InstructionCounts OPERATION CONTEXT N")
+guard arguments.count == 4 || arguments.count == 5, let count = Int(arguments[3]),
+    let size = arguments.count == 5 ? Int(arguments[4]) : 0, size >= 0
+else {
+    print("usage: InstructionCounts OPERATION CONTEXT N [SIZE]")
     exit(2)
 }
 let operation = arguments[1]
@@ -80,6 +87,48 @@ extension NotificationName where Payload == Int {
         pthread_mutex_lock(mutex)
         counter.value &+= 1
         pthread_mutex_unlock(mutex)
+    }
+}
+
+/// Pseudo-random delays an hour or two away, the same sequence in every run (callgrind's N and 2N runs must set up
+/// the same pending timers for their difference to be the loop's cost alone).
+struct Delays: IteratorProtocol {
+    private var state: UInt64 = 1
+    mutating func next() -> Duration? {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return .seconds(3_600) + .nanoseconds(Int64((state >> 11) % 3_600_000_000_000))
+    }
+}
+
+/// `size` timers pending on `context`, then `count` one-shot timers scheduled and cancelled among them.
+@Sendable @inline(never) func timerPendingLoop(_ context: Exec) {
+    var delays = Delays()
+    let pending = (0..<size).map { _ in context.singleTimer(interval: delays.next()!) {} }
+    for _ in 0..<count { context.singleTimer(interval: delays.next()!) {}.cancel() }
+    withExtendedLifetime(pending) {}
+}
+
+/// The peer of `timerPendingLoop`: `size` DispatchSourceTimers pending, then `count` made, armed and cancelled.
+@Sendable @inline(never) func rawTimerPendingLoop() {
+    let queue = DispatchQueue.global(qos: .default)
+    var delays = Delays()
+    func makeSource() -> any DispatchSourceTimer {
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.setEventHandler {}
+        source.schedule(
+            deadline: .now() + .nanoseconds(Int(delays.next()!.wholeNanoseconds)), leeway: .nanoseconds(0))
+        source.resume()
+        return source
+    }
+    let pending = (0..<size).map { _ in makeSource() }
+    for _ in 0..<count { makeSource().cancel() }
+    pending.forEach { $0.cancel() }
+}
+
+extension Duration {
+    fileprivate var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 
@@ -130,16 +179,19 @@ extension NotificationName where Payload == Int {
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
         for _ in 0..<count { context.singleTimer(interval: .seconds(3_600)) {}.cancel() }
-    case "hubPost", "hubPost100":
+    case "timerPending": timerPendingLoop(context)
+    case "rawTimerPending": rawTimerPendingLoop()  // any CONTEXT
+    case "hubPost", "hubPost100", "hubPostObservers":
         let hub = NotificationHub()
-        let observers = operation == "hubPost" ? 1 : 100
+        let observers = operation == "hubPost" ? 1 : operation == "hubPost100" ? 100 : size
         let observations = (0..<observers).map { _ in hub.addObserver(for: .tick) { counter.value &+= $0 } }
         for index in 0..<count { hub.post(.tick, payload: index) }
         withExtendedLifetime(observations) {}
-    case "notificationCenterPost", "notificationCenterPost100":
+    case "notificationCenterPost", "notificationCenterPost100", "notificationCenterPostObservers":
         let center = NotificationCenter()
         let name = Notification.Name("InstructionCounts.tick")
-        let observers = operation == "notificationCenterPost" ? 1 : 100
+        let observers =
+            operation == "notificationCenterPost" ? 1 : operation == "notificationCenterPost100" ? 100 : size
         let tokens = (0..<observers).map { _ in
             center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
         }
