@@ -4,8 +4,8 @@
 // Dispatch library, never specialized for the caller: each call looks up `Optional<T>`'s metadata and boxes the
 // result on the heap (about 2,000 of the 3,091 instructions that `syncQueue().invokeSync` used to cost, callgrind).
 // Here the generic part, which only carries the value or the error out, is inlined into the caller, where the result
-// type is known; the part that decides where to run is one non-generic function, which calls the non-generic
-// `DispatchQueue.sync(execute: () -> Void)`.
+// type is known; the part that decides where to run is one non-generic function, which waits with the non-generic
+// `DispatchQueue.sync(execute: () -> Void)` or, on private queues, `dispatch_sync_f` (no block to copy).
 
 extension Exec {
     /// Runs `execute` in this context, waits for it, and returns its value or rethrows its error.
@@ -16,8 +16,9 @@ extension Exec {
     ///   entering it, unless the type is ``ExecutionType/mutex``, which stops the program with a message (a mutex is
     ///   not re-entrant).
     /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
-    /// - Cost: on a private queue, a `DispatchQueue.sync` plus the re-entrancy check (a thread-local read and two
-    ///   queue-specific look-ups); no allocation.
+    /// - Cost: on a private queue, a `dispatch_sync_f` plus the re-entrancy check (a thread-local read and two
+    ///   queue-specific look-ups) and the entry record (two thread-local writes); one allocation, the context that
+    ///   `withoutActuallyEscaping` builds to check that `execute` did not escape.
     @inlinable
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {
@@ -76,13 +77,13 @@ extension Exec {
                 // Meant for concurrent queues (a global one included); on a serial queue the caller may already be
                 // inside, where waiting would deadlock and running inline is what "immediate" promises.
                 if Self.isKnownInside(queue) { return body() }
-                queue.sync { EnteredContexts.entering(queue, body) }
+                syncRecordingEntry(on: queue, body)
             case .mutex:
                 if Self.isInside(queue, as: type) { Self.reentrantMutexFailure(queue) }
-                queue.sync { EnteredContexts.entering(queue, body) }
+                syncRecordingEntry(on: queue, body)
             case .serialAsync, .conditionallyAsync:
                 if Self.isInside(queue, as: type) { return body() }
-                queue.sync { EnteredContexts.entering(queue, body) }
+                syncRecordingEntry(on: queue, body)
             }
         }
     }

@@ -138,3 +138,23 @@ final class MainThreadQueueIdentityTests: XCTestCase {
         )
     }
 }
+
+/// `isCurrent` through libdispatch's C functions, keyed by each queue's own address.
+@Suite struct RawQueueIdentityTests {
+    @Test func theRawPathIsActiveInThisProcess() {
+        #expect(RawQueueIdentity.isActive)
+    }
+
+    /// Queues die and new ones take their addresses (and so their keys): each must still answer for itself only.
+    @Test func answersStayRightAsQueuesComeAndGo() {
+        let unrelated = DispatchQueue(label: "unrelated")
+        for index in 0..<500 {
+            let queue = DispatchQueue(label: "short-lived.\(index)")
+            if index.isMultiple(of: 2) { _ = queue.isCurrent }  // marked before use, or first marked inside
+            #expect(queue.sync { queue.isCurrent })
+            #expect(queue.isCurrent == false)
+            #expect(unrelated.sync { queue.isCurrent } == false)
+            #expect(queue.sync { unrelated.isCurrent } == false)
+        }
+    }
+}

@@ -39,6 +39,7 @@ DispatchQueue.main.async {
     check(DispatchQueue.isMainQueueCurrent, "a main-queue block counts as on the main queue")
     // Built with --static-swift-stdlib in CI too, where looking libdispatch's symbols up with dlsym used to fail.
     check(MainQueueIdentity.isFastPathActive, "the fast main-queue check is active")
+    check(RawQueueIdentity.isActive, "DispatchQueue.isCurrent finds the dispatch_queue_t behind a DispatchQueue")
     check(MainActor.assumeIsolated { Exec.main.isCurrent }, "a main-queue block is isolated to MainActor")
     let ran = LockedBox(false)
     Exec.main.invoke { ran.withLock { $0 = true } }

@@ -37,4 +37,19 @@ extern void execkit_dispatch_async_f(const void *queue, void *context, execkit_d
 extern const void *execkit_dispatch_get_global_queue(long identifier, unsigned long flags)
     EXECKIT_DISPATCH_SYMBOL(dispatch_get_global_queue);
 
+/// `dispatch_sync_f`: waiting for a function and a context pointer skips the block (its heap copy and release) that
+/// Swift's `DispatchQueue.sync` builds around a closure (see ExecKit's `invokeSync`).
+extern void execkit_dispatch_sync_f(const void *queue, void *context, execkit_dispatch_function_t work)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_sync_f);
+
+/// libdispatch's queue-specific functions, which Swift's `DispatchQueue.getSpecific` wraps in generic code that is
+/// never specialized for the caller (about 170 instructions a look-up, against about 25 here; see ExecDispatch's
+/// `RawQueueIdentity`).
+extern void *execkit_dispatch_get_specific(const void *key) EXECKIT_DISPATCH_SYMBOL(dispatch_get_specific);
+extern void *execkit_dispatch_queue_get_specific(const void *queue, const void *key)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_queue_get_specific);
+extern void execkit_dispatch_queue_set_specific(const void *queue, const void *key, void *context,
+                                                execkit_dispatch_function_t destructor)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_queue_set_specific);
+
 #endif

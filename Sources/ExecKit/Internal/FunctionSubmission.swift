@@ -1,6 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import CExecDispatchShims
+import Dispatch
+import ExecDispatch
 
 // Submitting to the shared queues through `dispatch_async_f`. `DispatchQueue.async(execute:)` takes a block; given a
 // closure *value* (not a literal), Swift builds a block whose invoke function is a reabstraction thunk, and the block
@@ -38,4 +40,33 @@ func submit(_ body: @escaping @Sendable () -> Void, to queue: UnsafeRawPointer) 
 private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
     guard let context else { return }
     Unmanaged<SubmittedWork>.fromOpaque(context).takeRetainedValue().body()
+}
+
+/// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
+/// the block. The closure and the queue travel in a frame of this function, whose address libdispatch hands back to
+/// a C function, so nothing is allocated or copied.
+///
+/// - Ordering: as `dispatch_sync`, which `DispatchQueue.sync` calls (on a serial queue: after every block submitted
+///   before it, and exclusively).
+func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
+    guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
+        return queue.sync { EnteredContexts.entering(queue, body) }
+    }
+    // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
+    withoutActuallyEscaping(body) { body in
+        var work = SyncWork(queue: queue, body: body)
+        withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
+    }
+}
+
+/// What ``syncRecordingEntry(on:_:)`` hands libdispatch.
+private struct SyncWork {
+    let queue: DispatchQueue
+    let body: () -> Void
+}
+
+/// The C function libdispatch calls for ``syncRecordingEntry(on:_:)``, on the queue.
+private func runSyncWork(_ context: UnsafeMutableRawPointer?) {
+    guard let work = context?.assumingMemoryBound(to: SyncWork.self).pointee else { return }
+    EnteredContexts.entering(work.queue, work.body)
 }

@@ -1,0 +1,74 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import CExecDispatchShims
+package import Dispatch
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `DispatchQueue.isCurrent` through libdispatch's C functions, without the Swift overlay's generic look-ups.
+///
+/// Each queue is marked with a queue-specific value whose key is the queue's own address (the `dispatch_queue_t`):
+/// only that queue ever sets that key, so `dispatch_get_specific(queue)`, which searches the running queue and its
+/// targets, is non-nil exactly when this queue, or one targeting it, runs the caller. Marking is idempotent (the same
+/// key and value every time), so racing first calls need no lock.
+///
+/// It needs the `dispatch_queue_t` behind a `DispatchQueue`. On Apple platforms the two are the same object. On other
+/// platforms the overlay's class keeps it in its first stored property, which Swift lays out right after the
+/// two-word object header; that is checked once, against the main queue and a global queue, whose addresses
+/// libdispatch exports. If the check fails, ``queuePointer(of:)`` answers `nil` and `isCurrent` keeps its portable
+/// (slower) implementation, after one line on standard error.
+package enum RawQueueIdentity {
+    /// Whether `isCurrent` uses libdispatch's C functions in this process (validated on first use).
+    package static var isActive: Bool { layoutIsKnown }
+
+    /// The `dispatch_queue_t` behind `queue`, or `nil` where it cannot be found reliably.
+    ///
+    /// - Cost: a lazy-initialisation check and a load.
+    @inline(__always)
+    package static func queuePointer(of queue: DispatchQueue) -> UnsafeRawPointer? {
+        guard layoutIsKnown else { return nil }
+        return unvalidatedPointer(of: queue)
+    }
+
+    /// Whether `queue` (a `dispatch_queue_t`), or a queue that targets it, runs the caller; marks it on first use.
+    /// `nil` for a global queue, which is never marked.
+    @inline(__always)
+    static func isCurrent(_ queue: UnsafeRawPointer, isGlobalQueue: () -> Bool) -> Bool? {
+        if execkit_dispatch_queue_get_specific(queue, queue) == nil {
+            if isGlobalQueue() { return nil }
+            execkit_dispatch_queue_set_specific(queue, queue, UnsafeMutableRawPointer(mutating: queue), nil)
+        }
+        return execkit_dispatch_get_specific(queue) != nil
+    }
+
+    private static func unvalidatedPointer(of queue: DispatchQueue) -> UnsafeRawPointer? {
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(queue).toOpaque())
+        #if canImport(Darwin)
+        return object
+        #else
+        return object.load(fromByteOffset: 2 * MemoryLayout<UnsafeRawPointer>.stride, as: UnsafeRawPointer?.self)
+        #endif
+    }
+
+    /// Whether ``unvalidatedPointer(of:)`` finds the `dispatch_queue_t`s that libdispatch exports.
+    private static let layoutIsKnown: Bool = {
+        let known =
+            withExtendedLifetime(DispatchQueue.main) { unvalidatedPointer(of: $0) } == execkit_main_queue()
+            && withExtendedLifetime(DispatchQueue.global(qos: .utility)) { unvalidatedPointer(of: $0) }
+                == execkit_dispatch_get_global_queue(0x11, 0)
+        if !known {
+            let line =
+                "ExecKit: the dispatch_queue_t behind a DispatchQueue could not be found; DispatchQueue.isCurrent "
+                + "falls back to slower queue-specific look-ups.\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+        }
+        return known
+    }()
+}
