@@ -26,13 +26,15 @@ GOALS = {
     "Exec.direct.invokeWithValue": (1.5, "closure call"),
     "Exec.direct.invoke.capturingObject": (1.5, "closure call"),
     "Exec.direct.invoke.capturingValue": (1.5, "closure call"),
-    "Exec.main.invokeWithValue.onMainQueue": (5.0, "closure call"),
+    "Exec.main.invokeWithValue.onMainQueue": (3.0, "closure call"),  # issue #10
     "Exec.switch.case.direct": (1.2, "closure call"),
     "Exec.main.invoke.onMainQueue": (5.0, "closure call"),
-    "Exec.utility.invoke": (1.05, "DispatchQueue.global(qos: .utility).async"),
-    "PThreadMutex.normal.sync.uncontended": (1.1, "pthread_mutex_lock+unlock"),
+    "Exec.utility.invoke": (1.02, "DispatchQueue.global(qos: .utility).async"),  # issue #10
+    "Exec.syncQueue.invokeSync": (1.2, "serial DispatchQueue.sync"),  # issue #10
+    "PThreadMutex.normal.sync.uncontended": (1.03, "pthread_mutex_lock+unlock"),  # issue #10
     "Exec.singleTimer.scheduleCancel": (0.1, "DispatchSourceTimer"),  # issue #10: the timer engine
-    "NotificationHub.post.direct.1-observers": (0.05, "NotificationCenter.post"),
+    "NotificationHub.post.direct.1-observers": (0.033, "NotificationCenter.post"),  # issue #10
+    "NotificationHub.post.direct.100-observers": (0.05, "NotificationCenter.post"),  # issue #10
     "NotificationHub.addObserver+cancel": (1.0, "NotificationCenter.addObserver+removeObserver"),
     "Exec.utility.taskExecutor.task": (1.2, "Task on the global executor"),
     "Exec.asyncQueue actor call": (1.2, "default actor"),
