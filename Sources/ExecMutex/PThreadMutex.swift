@@ -68,7 +68,7 @@ public final class PThreadMutex: ScopedMutex {
     @inlinable
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
         unbalancedLock()
-        defer { unbalancedUnlock() }
+        defer { unlockTakenLock() }
         return try work()
     }
 
@@ -79,8 +79,23 @@ public final class PThreadMutex: ScopedMutex {
     @inlinable
     public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
         guard unbalancedTryLock() else { return nil }
-        defer { unbalancedUnlock() }
+        defer { unlockTakenLock() }
         return try work()
+    }
+
+    /// Releases the lock that ``sync(execute:)`` or ``trySync(execute:)`` took on this thread, which cannot fail unless
+    /// `work` itself unlocked it: that misuse stops the program with a message in debug builds of the caller.
+    ///
+    /// Checked only by `assert`: a release-mode check, like ``unbalancedUnlock()``'s, makes the optimizer outline the
+    /// `defer` into a function called on every `sync` (callgrind: 81 instructions per `sync` against 69; the raw
+    /// lock/unlock pair is 64).
+    @inlinable @inline(__always)
+    func unlockTakenLock() {
+        let result = pthread_mutex_unlock(mutex)
+        assert(
+            result == 0,
+            "ExecMutex: pthread_mutex_unlock failed with error \(result) at the end of sync or trySync; did the block "
+                + "call unbalancedUnlock()?")
     }
 
     /// Takes the lock, blocking until it is available. Every call must be balanced by ``unbalancedUnlock()`` on the
