@@ -32,7 +32,7 @@ swift build -c release --product InstructionCounts >/dev/null
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
-    ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.5"
+    ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.0"
     "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.15"
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.7"
     ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|0.9|caller"

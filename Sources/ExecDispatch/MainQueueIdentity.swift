@@ -1,8 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import CExecDispatchShims
+// Public: `isMainQueueCurrent` is inlined into callers, and its fast path is a static inline C function.
+public import CExecDispatchShims
 public import Dispatch
-import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -45,24 +45,20 @@ extension DispatchQueue {
 /// the marker decides; so does it when the caller runs on a queue that targets the main queue.
 @usableFromInline
 package enum MainQueueIdentity {
-    /// Set once the fast path is validated. A constant-initialised atomic: reading it is a plain load, with no
-    /// lazy-initialisation check on the fast path.
-    private static let fastPathActive = Atomic<Bool>(false)
-
     /// Whether the queue this thread is running right now is the main queue; `false` until the fast path is validated.
     ///
-    /// Not `@_effects(readonly)`: the answer comes from a thread-local that the optimizer cannot see change, and the
-    /// benchmarks show no difference without the attribute (see `Benchmarks/README.md`).
-    @usableFromInline
+    /// Inlined, with the C function it calls, into every caller (so that the check costs the reader's call and two
+    /// compares, callgrind in `Benchmarks/README.md`). The validation flag is a C global for the same reason: a
+    /// relaxed load, no lazy-initialisation check.
+    @inlinable @inline(__always)
     static func isCurrentQueue() -> Bool {
-        guard fastPathActive.load(ordering: .relaxed) else { return false }
-        return execkit_current_queue() == execkit_main_queue()
+        execkit_is_main_queue_current()
     }
 
     /// Whether `isMainQueueCurrent` uses the fast path in this process; validates it first if that has not happened.
     package static var isFastPathActive: Bool {
         _ = setUp
-        return fastPathActive.load(ordering: .relaxed)
+        return execkit_main_queue_reader_is_validated()
     }
 
     private static let marker = DispatchSpecificKey<UInt8>()
@@ -74,7 +70,7 @@ package enum MainQueueIdentity {
                 + "Exec.main fall back to a slower queue-specific look-up.\n"
             _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         } else {
-            fastPathActive.store(true, ordering: .releasing)
+            execkit_set_main_queue_reader_validated()
         }
         return true
     }()

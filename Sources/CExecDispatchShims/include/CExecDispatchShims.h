@@ -1,8 +1,9 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 //
-// Direct links to two libdispatch symbols that Swift's Dispatch module hides: the reader of the queue a thread is
-// running (`dispatch_get_current_queue`) and the main queue object (`_dispatch_main_q`). Linking them directly, rather
-// than finding them with dlsym, works in statically linked binaries too, where dlsym finds neither.
+// Direct links to libdispatch symbols that Swift's Dispatch module hides (the reader of the queue a thread is running,
+// `dispatch_get_current_queue`, and the main queue object, `_dispatch_main_q`) or reaches only through costlier code
+// (the function-pointer forms of async and sync, the queue-specific look-ups). Linking them directly, rather than
+// finding them with dlsym, works in statically linked binaries too, where dlsym finds nothing.
 //
 // They are declared under private names through asm labels, without including <dispatch/dispatch.h>, so that these
 // declarations never clash with the real ones in a module that imports both.
@@ -27,6 +28,27 @@ static inline const void *execkit_current_queue(void) {
 /// The address of the main queue object.
 static inline const void *execkit_main_queue(void) {
     return &execkit_dispatch_main_q;
+}
+
+/// Nonzero once ExecDispatch has validated the current-queue reader in this process (see `MainQueueIdentity`); only
+/// ExecDispatch writes it.
+extern int execkit_main_queue_reader_validated;
+
+/// Whether the reader is validated (a relaxed load).
+static inline _Bool execkit_main_queue_reader_is_validated(void) {
+    return __atomic_load_n(&execkit_main_queue_reader_validated, __ATOMIC_RELAXED) != 0;
+}
+
+/// Records that the reader is validated (release ordering: the validation's work happens before any fast answer).
+static inline void execkit_set_main_queue_reader_validated(void) {
+    __atomic_store_n(&execkit_main_queue_reader_validated, 1, __ATOMIC_RELEASE);
+}
+
+/// Whether the calling thread runs the main queue now, by libdispatch's thread-local; `false` until validated.
+/// Inlined into every caller of `DispatchQueue.isMainQueueCurrent`: a relaxed load, the reader's call and a compare.
+static inline _Bool execkit_is_main_queue_current(void) {
+    return execkit_main_queue_reader_is_validated()
+        && execkit_dispatch_get_current_queue() == &execkit_dispatch_main_q;
 }
 
 /// `dispatch_async_f` and `dispatch_get_global_queue`: submitting a function and a context pointer skips the block
