@@ -24,17 +24,17 @@ final class QueueExecutors: Sendable {
         ContextTaskExecutor { run in queue.async { EnteredContexts.entering(queue, run) } }
     }
 
-    private static let key = DispatchSpecificKey<QueueExecutors>()
+    private static let attachment = QueueAttachment<QueueExecutors>()
     /// Serializes the first creation, so a queue never gets two sets of executors.
     private static let creation = PThreadMutex()
 
     /// The executors of `queue`, created on first use.
     static func of(_ queue: DispatchQueue) -> QueueExecutors {
-        if let executors = queue.getSpecific(key: key) { return executors }
+        if let executors = attachment.object(on: queue) { return executors }
         return creation.sync {
-            if let executors = queue.getSpecific(key: key) { return executors }
+            if let executors = attachment.object(on: queue) { return executors }
             let executors = QueueExecutors(queue: queue)
-            queue.setSpecific(key: key, value: executors)
+            attachment.attach(executors, to: queue)
             return executors
         }
     }

@@ -19,7 +19,7 @@ extension TimerEngine {
     static let background = TimerEngine(
         queue: GlobalQueues.background, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
 
-    private static let queueEngineKey = DispatchSpecificKey<TimerEngine>()
+    private static let queueEngines = QueueAttachment<TimerEngine>()
     /// Serializes the first attachment of an engine to a queue, so two threads cannot attach two.
     private static let attaching = PThreadMutex()
 
@@ -29,16 +29,16 @@ extension TimerEngine {
     /// - Parameter serial: Whether `queue` is used as a serial context. Only the first call on a queue decides.
     /// - Cost: one queue-specific look-up once attached.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {
-        if let engine = queue.getSpecific(key: queueEngineKey) { return engine }
+        if let engine = queueEngines.object(on: queue) { return engine }
         if queue.isGlobalQueue { return nil }
         return attaching.sync {
-            if let engine = queue.getSpecific(key: queueEngineKey) { return engine }
+            if let engine = queueEngines.object(on: queue) { return engine }
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
             // while timers are pending, so the queue is released once it has none.
             let engine = TimerEngine(
                 queue: queue, firing: serial ? .serial : .concurrent, recordsEntry: serial, releasesSourceWhenIdle: true
             )
-            queue.setSpecific(key: queueEngineKey, value: engine)
+            queueEngines.attach(engine, to: queue)
             return engine
         }
     }

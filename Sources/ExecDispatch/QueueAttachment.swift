@@ -1,0 +1,44 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import CExecDispatchShims
+package import Dispatch
+
+/// An object that a queue keeps as a queue-specific value, released with the queue: how ExecKit gives each private
+/// queue one timer engine and one set of executors.
+///
+/// Read through libdispatch's `dispatch_queue_get_specific` directly when ``RawQueueIdentity`` knows the
+/// `dispatch_queue_t` (about 60 instructions), instead of the overlay's generic `getSpecific` (about 170); through the
+/// overlay otherwise. A process uses one way or the other throughout.
+///
+/// - Thread-safety: ``object(on:)`` may be called from any thread; callers serialize ``attach(_:to:)`` so that a queue
+///   never gets two objects (the first one attached stays for the queue's life).
+package final class QueueAttachment<Object: AnyObject & Sendable>: Sendable {
+    /// The key of the overlay's path; its address is also the key of the C path.
+    private let key = DispatchSpecificKey<Object>()
+
+    package init() {}
+
+    /// The object attached to `queue` itself (not to a queue it targets), or `nil`.
+    package func object(on queue: DispatchQueue) -> Object? {
+        guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else { return queue.getSpecific(key: key) }
+        guard let value = execkit_dispatch_queue_get_specific(rawQueue, rawKey) else { return nil }
+        return Unmanaged<Object>.fromOpaque(value).takeUnretainedValue()
+    }
+
+    /// Attaches `object` to `queue`, which keeps it until the queue is deallocated.
+    package func attach(_ object: Object, to queue: DispatchQueue) {
+        guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
+            return queue.setSpecific(key: key, value: object)
+        }
+        let value = Unmanaged.passRetained(object as AnyObject).toOpaque()
+        execkit_dispatch_queue_set_specific(rawQueue, rawKey, value, releaseAttachedObject)
+    }
+
+    private var rawKey: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque()) }
+}
+
+/// The destructor libdispatch calls when a queue holding an attached object is deallocated.
+private func releaseAttachedObject(_ value: UnsafeMutableRawPointer?) {
+    guard let value else { return }
+    Unmanaged<AnyObject>.fromOpaque(value).release()
+}
