@@ -23,7 +23,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
-        // Direct links to two libdispatch symbols that Swift's Dispatch module hides (see its header).
+        // Direct links to libdispatch symbols that Swift's Dispatch module hides or wraps (see its header).
         .target(name: "CExecDispatchShims"),
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),

@@ -35,13 +35,15 @@ def scaling_chart(lines):
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + panel_height + 60}" '
         'font-family="sans-serif" font-size="12">',
-        '<text x="10" y="20" font-weight="bold">Instructions per operation against size (log-log, lower is '
-        'faster): a flat line does not grow with size, a slope of one grows linearly</text>',
+        '<text x="10" y="20" font-weight="bold">Instructions per operation against size (log-log; lower is '
+        'faster)</text>',
     ]
     for index, (name, points) in enumerate(curves.items()):
         left = margin + index * (panel_width + margin)
         sizes = [size for size, _, _ in points]
         values = [value for _, mine, theirs in points for value in (mine, theirs) if value]
+        if not values:
+            continue  # a curve with no measured point has nothing to draw
         x_low, x_high = math.log10(min(sizes)), math.log10(max(sizes))
         y_low = math.floor(math.log10(min(values)))
         y_high = math.ceil(math.log10(max(values)))
@@ -70,10 +72,12 @@ def scaling_chart(lines):
                 out.append(f'<circle cx="{x(size):.1f}" cy="{y(value):.1f}" r="3" fill="{colour}"/>')
             if known:
                 size, value = known[-1]
-                out.append(f'<text x="{x(size) - 4:.1f}" y="{y(value) - 8:.1f}" text-anchor="end" fill="{colour}">'
+                # Below the point when it sits at the top of the panel, where a label above would cross the border.
+                label_y = y(value) + 16 if y(value) < top + 20 else y(value) - 8
+                out.append(f'<text x="{x(size) - 6:.1f}" y="{label_y:.1f}" text-anchor="end" fill="{colour}">'
                            f'{label} {value:,.0f}</text>')
-    out.append(f'<text x="{margin}" y="{top + panel_height + 40}">size: timers pending, or observers of the name '
-               'posted; ExecKit in green, its peer (DispatchSourceTimer, NotificationCenter) in orange</text>')
+    out.append(f'<text x="{margin}" y="{top + panel_height + 40}">size: timers pending, or observers; ExecKit green, '
+               'peer orange (DispatchSourceTimer, NotificationCenter)</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -118,7 +122,9 @@ for index, (name, ratio, limit) in enumerate(rows):
     out.append(
         f'<rect x="{x(0.01):.1f}" y="{y}" width="{x(ratio) - x(0.01):.1f}" height="{row_height - 8}" fill="{colour}"/>'
     )
-    out.append(f'<text x="{x(ratio) + 4:.1f}" y="{y + 13}">{ratio:g}x</text>')
+    # After the bar and after the limit's mark, whichever ends further right, so that the two never overlap.
+    label_x = max(x(ratio), x(limit) + 2 if limit else 0) + 4
+    out.append(f'<text x="{label_x:.1f}" y="{y + 13}">{ratio:.2f}x</text>')
     if limit:
         out.append(f'<line x1="{x(limit):.1f}" y1="{y - 2}" x2="{x(limit):.1f}" y2="{y + row_height - 6}" '
                    'stroke="#000" stroke-width="2"/>')

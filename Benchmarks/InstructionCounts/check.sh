@@ -49,7 +49,11 @@ measure() {
     caller) THREAD1_ONLY=1 ./count.sh "$@" ;;
     median)
         local runs=()
-        for _ in 1 2 3; do runs+=("$(./count.sh "$@")"); done
+        local value
+        for _ in 1 2 3; do
+            value=$(./count.sh "$@")  # an assignment, so that a failing count.sh stops the script (set -e)
+            runs+=("$value")
+        done
         python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "${runs[@]}"
         ;;
     *) ./count.sh "$@" ;;

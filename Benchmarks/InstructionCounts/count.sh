@@ -20,4 +20,8 @@ count() {
     rm -rf "$dir"
 }
 first=$(count "$n"); second=$(count $((2 * n)))
+if [ -z "$first" ] || [ -z "$second" ]; then
+    echo "count.sh: valgrind gave no instruction count for $operation $context (N = $n); run the driver by hand" >&2
+    exit 1
+fi
 python3 -c "print(f'{($second - $first) / $n:.1f}')"

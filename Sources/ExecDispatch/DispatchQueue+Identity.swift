@@ -24,8 +24,8 @@ extension DispatchQueue {
     ///   `thisQueue.sync { other.sync { thisQueue.isCurrent } }` is `false` (ExecKit's contexts keep a thread-local
     ///   record to see through that; see `Exec.isCurrent`). And a global queue always answers `false`: every queue
     ///   targets one, so "running on it" means nothing a caller could rely on.
-    /// - Cost: two queue-specific look-ups through libdispatch's C functions (about 60 instructions); the first call
-    ///   on a queue also marks it.
+    /// - Cost: two queue-specific look-ups through libdispatch's C functions (about 140 instructions, each taking the
+    ///   queue's specifics lock); the first call on a queue also marks it.
     /// - Thread-safety: may be called from any thread.
     public var isCurrent: Bool {
         currentness == .current

@@ -7,9 +7,12 @@ package import Dispatch
 /// queue one timer engine and one set of executors.
 ///
 /// Read through libdispatch's `dispatch_queue_get_specific` directly when ``RawQueueIdentity`` knows the
-/// `dispatch_queue_t` (about 60 instructions), instead of the overlay's generic `getSpecific` (about 170); through the
-/// overlay otherwise. A process uses one way or the other throughout.
+/// `dispatch_queue_t` (about 75 instructions with the call, callgrind), instead of the overlay's generic `getSpecific`
+/// (about 170); through the overlay otherwise. A process uses one way or the other throughout.
 ///
+/// - Important: An attachment must outlive every queue it attaches to (keep it in a `static let`): its key is its
+///   own address, and a queue still holding a value under the address of a freed attachment would hand that value to
+///   a new attachment allocated there.
 /// - Thread-safety: ``object(on:)`` may be called from any thread; callers serialize ``attach(_:to:)`` so that a queue
 ///   never gets two objects (the first one attached stays for the queue's life).
 package final class QueueAttachment<Object: AnyObject & Sendable>: Sendable {

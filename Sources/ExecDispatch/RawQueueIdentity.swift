@@ -14,10 +14,12 @@ import Musl
 
 /// `DispatchQueue.isCurrent` through libdispatch's C functions, without the Swift overlay's generic look-ups.
 ///
-/// Each queue is marked with a queue-specific value whose key is the queue's own address (the `dispatch_queue_t`):
-/// only that queue ever sets that key, so `dispatch_get_specific(queue)`, which searches the running queue and its
-/// targets, is non-nil exactly when this queue, or one targeting it, runs the caller. Marking is idempotent (the same
-/// key and value every time), so racing first calls need no lock.
+/// Each queue is marked with a queue-specific value whose key is derived from the queue's own address (the
+/// `dispatch_queue_t`) plus one byte: only that queue ever sets that key, so `dispatch_get_specific(key)`, which
+/// searches the running queue and its targets, is non-nil exactly when this queue, or one targeting it, runs the
+/// caller. The odd address matters: other code keys queue-specific values by the addresses of objects (the overlay's
+/// `DispatchSpecificKey`s, statics), which are aligned, so a key of theirs that outlived its object can never equal a
+/// new queue's key. Marking is idempotent (the same key and value every time), so racing first calls need no lock.
 ///
 /// It needs the `dispatch_queue_t` behind a `DispatchQueue`. On Apple platforms the two are the same object. On other
 /// platforms the overlay's class keeps it in its first stored property, which Swift lays out right after the
@@ -41,11 +43,12 @@ package enum RawQueueIdentity {
     /// `nil` for a global queue, which is never marked.
     @inline(__always)
     static func isCurrent(_ queue: UnsafeRawPointer, isGlobalQueue: () -> Bool) -> Bool? {
-        if execkit_dispatch_queue_get_specific(queue, queue) == nil {
+        let key = queue + 1
+        if execkit_dispatch_queue_get_specific(queue, key) == nil {
             if isGlobalQueue() { return nil }
-            execkit_dispatch_queue_set_specific(queue, queue, UnsafeMutableRawPointer(mutating: queue), nil)
+            execkit_dispatch_queue_set_specific(queue, key, UnsafeMutableRawPointer(mutating: queue), nil)
         }
-        return execkit_dispatch_get_specific(queue) != nil
+        return execkit_dispatch_get_specific(key) != nil
     }
 
     private static func unvalidatedPointer(of queue: DispatchQueue) -> UnsafeRawPointer? {

@@ -5,7 +5,8 @@
 // result on the heap (about 2,000 of the 3,091 instructions that `syncQueue().invokeSync` used to cost, callgrind).
 // Here the generic part, which only carries the value or the error out, is inlined into the caller, where the result
 // type is known; the part that decides where to run is one non-generic function, which waits with the non-generic
-// `DispatchQueue.sync(execute: () -> Void)` or, on private queues, `dispatch_sync_f` (no block to copy).
+// `DispatchQueue.sync(execute: () -> Void)` or, for the `.queue` types that record their entry, `dispatch_sync_f`
+// (no block to copy).
 
 extension Exec {
     /// Runs `execute` in this context, waits for it, and returns its value or rethrows its error.
@@ -18,7 +19,7 @@ extension Exec {
     /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
     /// - Cost: on a private queue, a `dispatch_sync_f` plus the re-entrancy check (a thread-local read and two
     ///   queue-specific look-ups) and the entry record (two thread-local writes); one allocation, the context that
-    ///   `withoutActuallyEscaping` builds to check that `execute` did not escape.
+    ///   `withoutActuallyEscaping` builds to check that the block handed to libdispatch did not escape.
     @inlinable
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {

@@ -63,6 +63,9 @@ public final class PThreadMutex: ScopedMutex {
 
     /// Runs `work` while holding the lock, blocking until the lock is available.
     ///
+    /// Taking the lock is checked in every build (so ``Kind/errorChecking`` reports a deadlock with a message).
+    /// Releasing it at the end is checked in debug builds only: it can fail only if `work` itself unlocked the mutex.
+    ///
     /// - Returns: The value `work` returns.
     /// - Throws: Rethrows what `work` throws; the lock is released either way.
     @inlinable

@@ -44,7 +44,8 @@ private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
 
 /// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
 /// the block. The closure and the queue travel in a frame of this function, whose address libdispatch hands back to
-/// a C function, so nothing is allocated or copied.
+/// a C function, so no block is copied; the one allocation is the context that `withoutActuallyEscaping` builds to
+/// check, when this returns, that `body` did not escape.
 ///
 /// - Ordering: as `dispatch_sync`, which `DispatchQueue.sync` calls (on a serial queue: after every block submitted
 ///   before it, and exclusively).
