@@ -81,27 +81,30 @@ extension Exec {
         if let replacement = overridden {
             return replacement.timer(interval: interval, leeway: leeway, repeats: repeats, handler: handler)
         }
-        let engine: TimerEngine
+        // Each shared engine is passed straight to `schedule(on:)`, not through a local: a local `TimerEngine` holds
+        // a strong reference, a retain and a release per timer (callgrind).
+        func schedule(on engine: TimerEngine) -> any Lifetime {
+            let period = repeats ? UInt64(TimerEngine.nanoseconds(interval)) : 0
+            return engine.schedule(interval: interval, period: period, leeway: leeway, handler: handler)
+        }
         switch self {
         case .custom(let context):
             return repeats
                 ? context.periodicTimer(interval: interval, leeway: leeway, handler: handler)
                 : context.singleTimer(interval: interval, leeway: leeway, handler: handler)
-        case .main, .mainAsync, .mainOrdered: engine = .main
-        case .interactive: engine = .userInteractive
-        case .user: engine = .userInitiated
-        case .direct, .default: engine = .default
-        case .utility: engine = .utility
-        case .background: engine = .background
+        case .main, .mainAsync, .mainOrdered: return schedule(on: .main)
+        case .interactive: return schedule(on: .userInteractive)
+        case .user: return schedule(on: .userInitiated)
+        case .direct, .default: return schedule(on: .default)
+        case .utility: return schedule(on: .utility)
+        case .background: return schedule(on: .background)
         case .queue(let queue, let type):
             guard let attached = TimerEngine.attached(to: queue, serial: type.isSerial) else {
                 return Self.sourcePerTimer(
                     interval: interval, leeway: leeway, repeats: repeats, queue: queue, type: type, handler: handler)
             }
-            engine = attached
+            return schedule(on: attached)
         }
-        let period = repeats ? UInt64(TimerEngine.nanoseconds(interval)) : 0
-        return engine.schedule(interval: interval, period: period, leeway: leeway, handler: handler)
     }
 
     /// A global queue given as `.queue(globalQueue, type)`: it cannot hold an engine (no queue-specific values), so
