@@ -37,7 +37,7 @@ rows=(
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.7"
     ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|0.9|caller"
     ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
-    "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.4|caller"
+    "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.3|caller"
     "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
     "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.06"
 )
