@@ -106,9 +106,11 @@ public final class NotificationHub: Sendable {
     ) -> any Lifetime {
         // Inlinable so that the delivery closure is specialized for `Payload` in the caller: a post then loads the
         // payload and calls the block, instead of copying and destroying it through the runtime's generic witnesses.
+        // `NotificationHub.delivery`, not `Self.delivery`: Swift 6.3 does not inline a method that uses the dynamic
+        // `Self` type where the hub is a stored property or a local.
         addObserver(
             nameID: name.id, object: object, context: context, onHubGone: nil,
-            deliver: Self.delivery(to: block, in: context))
+            deliver: NotificationHub.delivery(to: block, in: context))
     }
 
     /// ``addObserver(for:object:context:using:)``, plus `onHubGone`, called once, with no lock of the hub held, if the
@@ -122,7 +124,7 @@ public final class NotificationHub: Sendable {
     ) -> any Lifetime {
         addObserver(
             nameID: name.id, object: object, context: context, onHubGone: onHubGone,
-            deliver: Self.delivery(to: block, in: context))
+            deliver: NotificationHub.delivery(to: block, in: context))
     }
 
     /// How an observer receives a post: given a pointer to the payload, a `.direct` observer's closure calls `block`
