@@ -9,10 +9,10 @@
 # regressions, not the issue's goals, which the README's table states beside them. Synchronous rows repeat to the
 # instruction. The timer row counts the calling thread, where all of ExecKit's work happens and most of the
 # DispatchSource's (its cancellation finishes on Dispatch's threads, so only the peer is undercounted). The
-# asynchronous row is measured twice: on the calling thread alone, which is deterministic and gets a
-# tight limit, and on all threads, where libdispatch's worker threads park and wake differently from run to run
-# (1.27x on one machine, 0.93x on another, on the same commit), so that row takes the median of three runs of each
-# side and a loose limit that only a real regression crosses.
+# asynchronous row is measured twice. On the calling thread alone it repeats to the instruction; its limit is about
+# the issue's goal (1.0x), leaving room for a worker woken or not on another machine. On all threads, libdispatch's
+# workers park and wake differently from run to run (1.27x on one machine, 0.93x on another, on the same commit), so
+# that row takes the median of three runs of each side and a loose limit that only a real regression crosses.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -35,7 +35,7 @@ rows=(
     ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.0"
     "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.15"
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.7"
-    ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|0.9|caller"
+    ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|1.0|caller"
     ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
     "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.3|caller"
     "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
