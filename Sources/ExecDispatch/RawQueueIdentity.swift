@@ -2,7 +2,6 @@
 
 import CExecDispatchShims
 package import Dispatch
-import Synchronization
 
 #if canImport(Darwin)
 import Darwin
