@@ -48,8 +48,7 @@ static inline void execkit_set_main_queue_reader_validated(void) {
 /// Whether the calling thread runs the main queue now, by libdispatch's thread-local; `false` until validated.
 /// Inlined into every caller of `DispatchQueue.isMainQueueCurrent`: a relaxed load, the reader's call and a compare.
 static inline _Bool execkit_is_main_queue_current(void) {
-    return execkit_main_queue_reader_is_validated()
-        && execkit_dispatch_get_current_queue() == &execkit_dispatch_main_q;
+    return execkit_main_queue_reader_is_validated() && execkit_current_queue() == execkit_main_queue();
 }
 
 /// `dispatch_async_f` and `dispatch_get_global_queue`: submitting a function and a context pointer skips the block
