@@ -27,15 +27,26 @@ import Musl
 /// (slower) implementation, after one line on standard error.
 package enum RawQueueIdentity {
     /// Whether `isCurrent` uses libdispatch's C functions in this process (validated on first use).
-    package static var isActive: Bool { layoutIsKnown }
+    package static var isActive: Bool { isLayoutKnown }
 
     /// The `dispatch_queue_t` behind `queue`, or `nil` where it cannot be found reliably.
     ///
-    /// - Cost: a lazy-initialisation check and a load.
+    /// - Cost: a load of a C global (the check's result) and a load.
     @inline(__always)
     package static func queuePointer(of queue: DispatchQueue) -> UnsafeRawPointer? {
-        guard layoutIsKnown else { return nil }
+        guard isLayoutKnown else { return nil }
         return unvalidatedPointer(of: queue)
+    }
+
+    /// The layout check's result: a relaxed load of a C global once it has run, the check itself before.
+    private static var isLayoutKnown: Bool {
+        @inline(__always) get {
+            switch execkit_raw_queue_layout() {
+            case 1: return true
+            case 2: return false
+            default: return layoutIsKnown
+            }
+        }
     }
 
     /// Whether `queue` (a `dispatch_queue_t`), or a queue that targets it, runs the caller; marks it on first use.
@@ -59,7 +70,8 @@ package enum RawQueueIdentity {
         #endif
     }
 
-    /// Whether ``unvalidatedPointer(of:)`` finds the `dispatch_queue_t`s that libdispatch exports.
+    /// Whether ``unvalidatedPointer(of:)`` finds the `dispatch_queue_t`s that libdispatch exports; computed once, and
+    /// recorded in the C global that ``isLayoutKnown`` reads.
     private static let layoutIsKnown: Bool = {
         let known =
             withExtendedLifetime(DispatchQueue.main) { unvalidatedPointer(of: $0) } == execkit_main_queue()
@@ -71,6 +83,7 @@ package enum RawQueueIdentity {
                 + "falls back to slower queue-specific look-ups.\n"
             _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
         }
+        execkit_set_raw_queue_layout(known ? 1 : 2)
         return known
     }()
 }

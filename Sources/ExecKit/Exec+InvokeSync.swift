@@ -28,27 +28,25 @@ extension Exec {
         case .custom(let context):
             return try context.invokeSync(execute)
         default:
-            return try Self.carryingResult(of: execute, through: waitForElsewhere, rescue: { throw $0 })
+            return try carryingResult(of: execute, rescue: { throw $0 })
         }
     }
 
-    /// Runs `execute` through `run`, which calls the block it is given exactly once before returning, and carries
-    /// `execute`'s value or error out of it. `rescue` rethrows the error: the standard way to let a `rethrows`
-    /// function throw an error it caught from its own closure parameter.
+    /// Runs `execute` through ``waitForElsewhere(_:)`` and carries its value or error out. `rescue` rethrows the
+    /// error: the standard way to let a `rethrows` function throw an error it caught from its own closure parameter.
+    ///
+    /// `waitForElsewhere` is called as a method, not passed in as a closure: handing a closure that captures
+    /// `execute` to a closure *parameter* would need `withoutActuallyEscaping` (a run-time escape check), and a
+    /// method reference would copy `self` (a retain of a `.queue`'s queue).
     @inlinable
-    static func carryingResult<Return>(
+    func carryingResult<Return>(
         of execute: () throws -> Return,
-        through run: (() -> Void) -> Void,
         rescue: (any Error) throws -> Return
     ) rethrows -> Return {
         var result: Return?
         var failure: (any Error)?
-        // `run` could, as far as the compiler knows, call its block re-entrantly; it does not, and
-        // `withoutActuallyEscaping` says so (and checks at run time that the block did not escape).
-        withoutActuallyEscaping(execute) { execute in
-            run {
-                do { result = try execute() } catch { failure = error }
-            }
+        waitForElsewhere {
+            do { result = try execute() } catch { failure = error }
         }
         if let failure { return try rescue(failure) }
         guard let result else { preconditionFailure("ExecKit: invokeSync's block did not run before returning") }

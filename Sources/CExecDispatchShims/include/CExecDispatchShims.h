@@ -15,6 +15,8 @@
 #define EXECKIT_DISPATCH_SYMBOL(name) __asm__("_" #name)
 #else
 #define EXECKIT_DISPATCH_SYMBOL(name) __asm__(#name)
+#include "EnteredQueueRecord.h"
+
 #endif
 
 extern void *execkit_dispatch_get_current_queue(void) EXECKIT_DISPATCH_SYMBOL(dispatch_get_current_queue);
@@ -51,6 +53,22 @@ static inline _Bool execkit_is_main_queue_current(void) {
     return execkit_main_queue_reader_is_validated() && execkit_current_queue() == execkit_main_queue();
 }
 
+/// Whether ExecDispatch found the `dispatch_queue_t` inside Swift's `DispatchQueue` (see `RawQueueIdentity`):
+/// 0 until checked, 1 when found, 2 when not. Only ExecDispatch writes it; a C global, so that reading it is a relaxed
+/// load rather than a lazy-initialisation check.
+extern int execkit_raw_queue_layout_state;
+
+/// The layout check's result: 0 unchecked, 1 found, 2 not found (a relaxed load).
+static inline int execkit_raw_queue_layout(void) {
+    return __atomic_load_n(&execkit_raw_queue_layout_state, __ATOMIC_RELAXED);
+}
+
+/// Records the layout check's result. Relaxed: the flag publishes no other data, and a thread that still reads 0 runs
+/// the check itself, which gives the same answer.
+static inline void execkit_set_raw_queue_layout(int state) {
+    __atomic_store_n(&execkit_raw_queue_layout_state, state, __ATOMIC_RELAXED);
+}
+
 /// `dispatch_async_f` and `dispatch_get_global_queue`: submitting a function and a context pointer skips the block
 /// that Swift's `DispatchQueue.async` wraps around a closure value (see ExecKit's `GlobalQueues`).
 typedef void (*execkit_dispatch_function_t)(void *context);
@@ -73,5 +91,7 @@ extern void *execkit_dispatch_queue_get_specific(const void *queue, const void *
 extern void execkit_dispatch_queue_set_specific(const void *queue, const void *key, void *context,
                                                 execkit_dispatch_function_t destructor)
     EXECKIT_DISPATCH_SYMBOL(dispatch_queue_set_specific);
+
+#include "EnteredQueueRecord.h"
 
 #endif

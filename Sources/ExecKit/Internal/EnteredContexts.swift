@@ -1,12 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import CExecDispatchShims
 
 /// A thread-local record of the serial queues this thread has entered through ExecKit and not yet left.
 ///
@@ -16,27 +10,20 @@ import Musl
 /// libdispatch's deadlock trap with no message. The record lets ExecKit see every queue entered on this thread.
 ///
 /// It is kept on the serial-queue paths only (never on `.direct` or `.main`): each entry lives in the frame of the
-/// call that entered the queue, linked through one pthread-specific pointer, so entering costs two
-/// `pthread_setspecific` calls and no allocation.
+/// call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so entering
+/// costs a thread-local load and two stores, and no allocation.
 enum EnteredContexts {
     private struct Entry {
         let identity: ObjectIdentifier
         let outer: UnsafeMutableRawPointer?
     }
 
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let result = pthread_key_create(&key, nil)
-        precondition(result == 0, "ExecKit: pthread_key_create failed with error \(result).")
-        return key
-    }()
-
     /// Whether this thread is inside `object` (a queue or context), through any number of other calls.
     ///
     /// - Complexity: O(number of queues this thread is inside), usually zero to two.
     static func contains(_ object: AnyObject) -> Bool {
         let identity = ObjectIdentifier(object)
-        var next = pthread_getspecific(key)
+        var next = execkit_entered_queue_record_head()
         while let pointer = next {
             let entry = pointer.assumingMemoryBound(to: Entry.self).pointee
             if entry.identity == identity { return true }
@@ -47,11 +34,17 @@ enum EnteredContexts {
 
     /// Runs `body` with `object` recorded as entered by this thread.
     static func entering<Return>(_ object: AnyObject, _ body: () throws -> Return) rethrows -> Return {
-        let outer = pthread_getspecific(key)
-        var entry = Entry(identity: ObjectIdentifier(object), outer: outer)
+        try entering(ObjectIdentifier(object), body)
+    }
+
+    /// Runs `body` with the object whose identity is `identity` recorded as entered by this thread; the caller keeps
+    /// the object alive.
+    static func entering<Return>(_ identity: ObjectIdentifier, _ body: () throws -> Return) rethrows -> Return {
+        let outer = execkit_entered_queue_record_head()
+        var entry = Entry(identity: identity, outer: outer)
         return try withUnsafeMutablePointer(to: &entry) { pointer in
-            pthread_setspecific(key, pointer)
-            defer { pthread_setspecific(key, outer) }
+            execkit_set_entered_queue_record_head(pointer)
+            defer { execkit_set_entered_queue_record_head(outer) }
             return try body()
         }
     }

@@ -55,19 +55,20 @@ func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
     }
     // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
     withoutActuallyEscaping(body) { body in
-        var work = SyncWork(queue: queue, body: body)
+        var work = SyncWork(queue: ObjectIdentifier(queue), body: body)
         withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
     }
 }
 
 /// What ``syncRecordingEntry(on:_:)`` hands libdispatch.
 private struct SyncWork {
-    let queue: DispatchQueue
+    /// The queue's identity, not the queue: the caller holds the queue, and a reference here would be retained.
+    let queue: ObjectIdentifier
     let body: () -> Void
 }
 
 /// The C function libdispatch calls for ``syncRecordingEntry(on:_:)``, on the queue.
 private func runSyncWork(_ context: UnsafeMutableRawPointer?) {
-    guard let work = context?.assumingMemoryBound(to: SyncWork.self).pointee else { return }
-    EnteredContexts.entering(work.queue, work.body)
+    guard let work = context?.assumingMemoryBound(to: SyncWork.self) else { return }
+    EnteredContexts.entering(work.pointee.queue, work.pointee.body)
 }
