@@ -23,7 +23,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "ExecMutex", swiftSettings: strictSettings),
-        // Direct links to libdispatch symbols that Swift's Dispatch module hides or wraps (see its header).
+        // Direct links to libdispatch symbols that Swift's Dispatch module hides or wraps, and the C globals and
+        // thread-local that the hot paths read (see its header).
         .target(name: "CExecDispatchShims"),
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),

@@ -34,7 +34,7 @@ rows=(
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
     ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.0"
     "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.15"
-    "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.25"
+    "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.3"
     ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|1.0|caller"
     ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
     "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.3|caller"

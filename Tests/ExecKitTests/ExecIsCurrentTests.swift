@@ -60,6 +60,31 @@ import Testing
         #expect(!other.sync { context.isCurrent })
     }
 
+    @Test func everyQueueEnteredOnTheWayInIsCurrentAndNoneAfterLeaving() {
+        let outer = Exec.syncQueue(label: "outer")
+        let inner = Exec.asyncQueue(label: "inner")
+        let other = DispatchQueue(label: "other")
+        let answers = outer.invokeSync {
+            inner.invokeSync { other.sync { [outer.isCurrent, inner.isCurrent] } }
+        }
+        #expect(answers == [true, true])
+        // Between the two levels only the outer queue is entered.
+        #expect(outer.invokeSync { other.sync { [outer.isCurrent, inner.isCurrent] } } == [true, false])
+        #expect(!outer.isCurrent && !inner.isCurrent)
+    }
+
+    @Test func aThrowingInvokeSyncLeavesItsQueue() {
+        struct Failure: Error {}
+        let context = Exec.syncQueue(label: "throwing")
+        let other = DispatchQueue(label: "other")
+        #expect(throws: Failure.self) { try context.invokeSync { throw Failure() } }
+        #expect(throws: Failure.self) { try context.invokeSync { try other.sync { throw Failure() } } }
+        // Had the error skipped the record's removal, this thread would still count as inside the queue.
+        #expect(!context.isCurrent)
+        #expect(!other.sync { context.isCurrent })
+        #expect(context.invokeSync { 6 } == 6)
+    }
+
     @Test func anImmediateQueueReenteredRunsInlineInsteadOfDeadlocking() {
         let serial = DispatchQueue(label: "serial.immediate")
         let context = Exec.queue(serial, .immediate)

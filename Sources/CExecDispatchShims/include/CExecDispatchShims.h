@@ -7,6 +7,10 @@
 //
 // They are declared under private names through asm labels, without including <dispatch/dispatch.h>, so that these
 // declarations never clash with the real ones in a module that imports both.
+//
+// The target also keeps the few C variables that ExecDispatch and ExecKit read on their hot paths (validation flags,
+// and the thread-local head of `EnteredQueueRecord.h`): a C global is a plain load where a Swift lazy global is a
+// `swift_once` call, and Swift has no thread-local storage.
 
 #ifndef CEXECDISPATCHSHIMS_H
 #define CEXECDISPATCHSHIMS_H
@@ -15,8 +19,6 @@
 #define EXECKIT_DISPATCH_SYMBOL(name) __asm__("_" #name)
 #else
 #define EXECKIT_DISPATCH_SYMBOL(name) __asm__(#name)
-#include "EnteredQueueRecord.h"
-
 #endif
 
 extern void *execkit_dispatch_get_current_queue(void) EXECKIT_DISPATCH_SYMBOL(dispatch_get_current_queue);

@@ -11,7 +11,7 @@ import CExecDispatchShims
 ///
 /// It is kept on the serial-queue paths only (never on `.direct` or `.main`): each entry lives in the frame of the
 /// call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so entering
-/// costs a thread-local load and two stores, and no allocation.
+/// costs a thread-local load and two stores (a few instructions each on Linux) and no allocation per call.
 enum EnteredContexts {
     private struct Entry {
         let identity: ObjectIdentifier
@@ -34,12 +34,14 @@ enum EnteredContexts {
 
     /// Runs `body` with `object` recorded as entered by this thread.
     static func entering<Return>(_ object: AnyObject, _ body: () throws -> Return) rethrows -> Return {
-        try entering(ObjectIdentifier(object), body)
+        try entering(identity: ObjectIdentifier(object), body)
     }
 
-    /// Runs `body` with the object whose identity is `identity` recorded as entered by this thread; the caller keeps
-    /// the object alive.
-    static func entering<Return>(_ identity: ObjectIdentifier, _ body: () throws -> Return) rethrows -> Return {
+    /// Runs `body` with the object whose identity is `identity` recorded as entered by this thread.
+    ///
+    /// The caller must keep the object alive until this returns: a record of a freed object could match a new object
+    /// allocated at the same address.
+    static func entering<Return>(identity: ObjectIdentifier, _ body: () throws -> Return) rethrows -> Return {
         let outer = execkit_entered_queue_record_head()
         var entry = Entry(identity: identity, outer: outer)
         return try withUnsafeMutablePointer(to: &entry) { pointer in

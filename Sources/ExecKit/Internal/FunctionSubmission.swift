@@ -43,8 +43,9 @@ private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
 }
 
 /// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
-/// the block. The closure and the queue travel in a frame of this function, whose address libdispatch hands back to
-/// a C function, so no block is copied; the one allocation is the context that `withoutActuallyEscaping` builds to
+/// the block. The closure and the queue's identity travel in a frame of this function, whose address libdispatch
+/// hands back to a C function, so no block is copied and the queue is not retained (the caller's reference keeps it
+/// alive until `dispatch_sync_f` returns); the one allocation is the context that `withoutActuallyEscaping` builds to
 /// check, when this returns, that `body` did not escape.
 ///
 /// - Ordering: as `dispatch_sync`, which `DispatchQueue.sync` calls (on a serial queue: after every block submitted
@@ -55,7 +56,7 @@ func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
     }
     // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
     withoutActuallyEscaping(body) { body in
-        var work = SyncWork(queue: ObjectIdentifier(queue), body: body)
+        var work = SyncWork(identity: ObjectIdentifier(queue), body: body)
         withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
     }
 }
@@ -63,12 +64,12 @@ func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
 /// What ``syncRecordingEntry(on:_:)`` hands libdispatch.
 private struct SyncWork {
     /// The queue's identity, not the queue: the caller holds the queue, and a reference here would be retained.
-    let queue: ObjectIdentifier
+    let identity: ObjectIdentifier
     let body: () -> Void
 }
 
 /// The C function libdispatch calls for ``syncRecordingEntry(on:_:)``, on the queue.
 private func runSyncWork(_ context: UnsafeMutableRawPointer?) {
     guard let work = context?.assumingMemoryBound(to: SyncWork.self) else { return }
-    EnteredContexts.entering(work.pointee.queue, work.pointee.body)
+    EnteredContexts.entering(identity: work.pointee.identity, work.pointee.body)
 }
