@@ -17,6 +17,9 @@
 //              the scaling curve of timerScheduleCancel and its peer
 //   hubPostObservers, notificationCenterPostObservers (CONTEXT ignored): a post to SIZE observers, the scaling curve
 //              of hubPost and its peer
+//   actorCall: a task on the global executor calls an actor on CONTEXT's serial executor N times (CONTEXT serial:
+//              syncQueue, or main) | queueActorCall, defaultActorCall (CONTEXT ignored): the peers, an actor on the
+//              smallest hand-written executor on a private queue (one `async` per job), and a default actor
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
@@ -33,6 +36,38 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// An actor that runs on a given executor (an ExecKit context's).
+actor ContextActor {
+    private let executor: UnownedSerialExecutor
+    private(set) var count = 0
+    init(executor: UnownedSerialExecutor) { self.executor = executor }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+    func increment() { count &+= 1 }
+}
+
+/// The smallest serial executor on a private queue: each job is one `async`.
+final class MinimalQueueExecutor: SerialExecutor {
+    let queue = DispatchQueue(label: "MinimalQueueExecutor")
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+}
+
+/// An actor on `MinimalQueueExecutor`: the peer of `ContextActor`, without ExecKit.
+actor QueueActor {
+    private let executor = MinimalQueueExecutor()
+    private(set) var count = 0
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    func increment() { count &+= 1 }
+}
+
+/// The peer of `ContextActor`: a default actor.
+actor DefaultActor {
+    private(set) var count = 0
+    func increment() { count &+= 1 }
+}
 
 /// Keeps a value alive in the optimizer's eyes.
 @inline(never) func consume(_ value: Int) { if value == -1 { print(value) } }
@@ -207,6 +242,26 @@ extension Duration {
             center.removeObserver(
                 center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 })
         }
+    case "actorCall", "defaultActorCall", "queueActorCall":  // a task calling an actor N times (see the usage)
+        let finished = DispatchSemaphore(value: 0)
+        let executor = operation == "actorCall" ? context.unownedSerialExecutor : nil
+        Task {
+            if operation == "queueActorCall" {
+                let actor = QueueActor()
+                for _ in 0..<count { await actor.increment() }
+                counter.value &+= await actor.count
+            } else if let executor {
+                let actor = ContextActor(executor: executor)
+                for _ in 0..<count { await actor.increment() }
+                counter.value &+= await actor.count
+            } else {
+                let actor = DefaultActor()
+                for _ in 0..<count { await actor.increment() }
+                counter.value &+= await actor.count
+            }
+            finished.signal()
+        }
+        finished.wait()
     case "coordinator":
         let coordinator = TestCoordinator(recordsCallSites: false)
         var state: UInt64 = 1
