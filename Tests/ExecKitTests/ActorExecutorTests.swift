@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Foundation
 import Testing
 
@@ -134,6 +135,32 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         #expect(await counter.count == 1)
     }
 
+    /// Inside an actor's method the actor's queue counts as entered, even through another queue's `sync`, so that
+    /// `isCurrent` answers yes and `invokeSync` on the same context runs inline instead of deadlocking.
+    @Test func anActorsMethodsRunInsideItsQueue() async {
+        for context in [Exec.asyncQueue(), .syncQueue()] {
+            let counter = Counter(context: context)
+            let answers = await counter.whereAmI()
+            #expect(answers == [true, true], "\(context)")
+        }
+        let reentering = Counter(context: .asyncQueue())
+        #expect(await reentering.countingThroughInvokeSync() == 1)
+    }
+
+    /// The queue keeps its executor, not the other way round: once the actor and its context are gone, so is the queue.
+    @Test func aQueueIsReleasedWithTheActorThatUsedIt() async {
+        let queue = WeakQueue()
+        await Self.countOnce(onATemporaryQueueRememberedIn: queue)
+        #expect(becomesNil { queue.value }, "the queue must be released with its actor and context")
+    }
+
+    private static func countOnce(onATemporaryQueueRememberedIn weakQueue: WeakQueue) async {
+        let queue = DispatchQueue(label: "temporary")
+        weakQueue.value = queue
+        let counter = Counter(context: .queue(queue, .serialAsync))
+        #expect(await counter.countingThroughInvokeSync() == 1)
+    }
+
     @Test func anActorOnMainIsIsolatedWithTheMainActor() async {
         let onMain = MainBound()
         #expect(await onMain.runsOnTheMainActor())
@@ -161,6 +188,17 @@ actor Counter {
     var count = 0
     init(context: Exec) { self.context = context }
     nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
+
+    /// Whether this actor's context is current here, and inside a `sync` on an unrelated queue.
+    func whereAmI() -> [Bool] {
+        [context.isCurrent, DispatchQueue(label: "unrelated").sync { context.isCurrent }]
+    }
+
+    /// Counts once through `invokeSync` on the actor's own (serial, asynchronous) context: inline, as it is current.
+    func countingThroughInvokeSync() -> Int {
+        context.invokeSync { count += 1 }
+        return count
+    }
 }
 
 actor MainBound {

@@ -27,8 +27,8 @@ final class ContextTaskExecutor: TaskExecutor {
 /// A `SerialExecutor` that runs each job in a serial context, through the context's asynchronous path, and answers
 /// isolation checks with the context's `isCurrent`.
 ///
-/// Whoever hands out its `UnownedSerialExecutor` must keep it alive for as long as an actor may use it: the queue (as
-/// a queue-specific value) or the context object that owns it.
+/// Whoever hands out its `UnownedSerialExecutor` must keep it alive for as long as an actor may use it: the context
+/// object that owns it. (A private queue's executor is ``QueueSerialExecutor``, which the queue keeps.)
 final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
     private let isCurrent: @Sendable () -> Bool

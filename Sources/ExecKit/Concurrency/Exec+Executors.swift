@@ -42,7 +42,8 @@ extension Exec {
     ///   with `MainActor`.
     /// - A serial ``queue(_:_:)`` (``asyncQueue(label:qos:)``, ``syncQueue(label:qos:)``, a `.serialAsync` or
     ///   `.conditionallyAsync` queue): an executor kept by the queue, the same on every access. Jobs run on the queue
-    ///   through `async`; `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
+    ///   through `dispatch_async_f`, one allocation each (a block would be two); `assumeIsolated` succeeds in any
+    ///   block the queue runs, not only in the actor's own jobs.
     /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
     ///
     /// - Lifetime: the executor lives as long as the queue or context object it belongs to. Keep the context (as the

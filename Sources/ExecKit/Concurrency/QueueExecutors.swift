@@ -3,19 +3,15 @@
 /// The serial executor of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that every
 /// `Exec.queue(q, …)` hands out the same executor for as long as the queue lives.
 ///
-/// Why unowned: the queue owns this object; a strong reference back would keep the queue alive forever. The queue is
-/// alive whenever a job is submitted: an actor keeps its context (and so the queue), as the documentation of
-/// `unownedSerialExecutor` requires. Task executors are different (a task keeps its executor, not the context that
+/// Why the executor holds the queue unowned: the queue owns this object; a strong reference back would keep the queue
+/// alive forever. The queue is alive whenever a job is submitted: an actor keeps its context (and so the queue), as
+/// the documentation of `unownedSerialExecutor` requires. Task executors are different (a task keeps its executor, not the context that
 /// made it), so a queue's task executor is made per access and holds the queue strongly; see ``taskExecutor(for:)``.
 final class QueueExecutors: Sendable {
-    let serialExecutor: ContextSerialExecutor
+    let serialExecutor: QueueSerialExecutor
 
     private init(queue: DispatchQueue) {
-        serialExecutor = ContextSerialExecutor(
-            submit: { [unowned queue] run in queue.async { EnteredContexts.entering(queue, run) } },
-            isCurrent: { [unowned queue] in Exec.isKnownInside(queue) },
-            name: { [unowned queue] in "the DispatchQueue \"\(queue.label)\"" }
-        )
+        serialExecutor = QueueSerialExecutor(queue: queue)
     }
 
     /// A task executor that runs jobs on `queue`, recorded as inside it (so re-entry is judged right inside them), and

@@ -17,9 +17,10 @@
 //              the scaling curve of timerScheduleCancel and its peer
 //   hubPostObservers, notificationCenterPostObservers (CONTEXT ignored): a post to SIZE observers, the scaling curve
 //              of hubPost and its peer
-//   actorCall: a task on the global executor calls an actor on CONTEXT's serial executor N times (CONTEXT serial:
-//              syncQueue, or main) | queueActorCall, defaultActorCall (CONTEXT ignored): the peers, an actor on the
-//              smallest hand-written executor on a private queue (one `async` per job), and a default actor
+//   actorCall: a task on the global executor calls an actor on CONTEXT's serial executor N times (CONTEXT:
+//              syncQueue; `main` would wait forever, as the driver blocks thread 1) | queueActorCall,
+//              defaultActorCall (CONTEXT ignored): the peers, an actor on the smallest hand-written executor on a
+//              private queue (one `async` per job), and a default actor
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue

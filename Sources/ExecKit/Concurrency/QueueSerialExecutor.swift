@@ -1,0 +1,83 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import CExecDispatchShims
+import Dispatch
+import ExecDispatch
+
+/// The `SerialExecutor` of one private `DispatchQueue`: runs each job on the queue, recorded as inside it (so re-entry
+/// is judged right inside the job), and answers isolation checks with the queue's `isCurrent`.
+///
+/// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
+///   handed to `queue.async` would be a closure context and a block. Measured in `Benchmarks/README.md` (actor calls).
+/// - Lifetime: the queue keeps this executor (``QueueExecutors`` is a queue-specific value), so the executor holds
+///   the queue unowned. Whoever hands out its `UnownedSerialExecutor` must keep the queue alive for as long as an actor
+///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and
+///   so to a live queue, which libdispatch keeps alive until the job has run.
+final class QueueSerialExecutor: SerialExecutor {
+    private unowned let queue: DispatchQueue
+    /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
+    /// `queue.async`). `nonisolated(unsafe)`: immutable, and it names a thread-safe libdispatch object.
+    nonisolated(unsafe) private let rawQueue: UnsafeRawPointer?
+    /// The queue's identity, for the entered-queue record.
+    private let identity: ObjectIdentifier
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+        rawQueue = RawQueueIdentity.queuePointer(of: queue)
+        identity = ObjectIdentifier(queue)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
+        let job = UnownedJob(job)
+        guard let rawQueue else {
+            return queue.async { self.run(job) }
+        }
+        let box = Unmanaged.passRetained(QueuedJob(job: job, executor: self)).toOpaque()
+        execkit_dispatch_async_f(rawQueue, box, runQueuedJob)
+    }
+
+    /// Runs `job` on this executor, with the queue recorded as entered; called on the queue.
+    fileprivate func run(_ job: UnownedJob) {
+        EnteredContexts.entering(identity: identity) { job.runSynchronously(on: asUnownedSerialExecutor()) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Called by `assumeIsolated` and `preconditionIsolated` when the runtime cannot tell by itself, for example in a
+    /// callback that the queue ran outside any task.
+    func checkIsolated() {
+        if !Exec.isKnownInside(queue) {
+            fatalError(
+                "ExecKit: code that expected to be isolated to an actor whose executor is the DispatchQueue "
+                    + "\"\(queue.label)\" is not running in that context.")
+        }
+    }
+
+    @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+    func isIsolatingCurrentContext() -> Bool? {
+        Exec.isKnownInside(queue)
+    }
+}
+
+/// A job on its way through libdispatch: the context pointer that `dispatch_async_f` hands back.
+///
+/// The executor is not retained: the queue keeps it, and the queue is alive until its blocks have run.
+private final class QueuedJob {
+    let job: UnownedJob
+    unowned(unsafe) let executor: QueueSerialExecutor
+
+    init(job: UnownedJob, executor: QueueSerialExecutor) {
+        self.job = job
+        self.executor = executor
+    }
+}
+
+/// The C function libdispatch calls on the queue: runs the job, then frees its box.
+private func runQueuedJob(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    let queued = Unmanaged<QueuedJob>.fromOpaque(context).takeRetainedValue()
+    queued.executor.run(queued.job)
+}
