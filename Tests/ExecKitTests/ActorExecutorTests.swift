@@ -166,6 +166,16 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         #expect(await onMain.runsOnTheMainActor())
     }
 
+    /// A serial context made from the main queue is the main actor's too; on Linux each `DispatchQueue.main` is a new
+    /// wrapper, so an executor of its own, kept for the first wrapper, would outlive it.
+    @Test func aSerialContextOnTheMainQueueIsTheMainActor() async {
+        for type in [ExecutionType.serialAsync, .conditionallyAsync(true)] {
+            #expect(same(Exec.queue(.main, type).unownedSerialExecutor, MainActor.sharedUnownedExecutor))
+        }
+        let counter = Counter(context: .queue(.main, .serialAsync))
+        #expect(await counter.runsOnTheMainActor())
+    }
+
     @Test func aConcurrentContextHasNoSerialExecutor() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.unownedSerialExecutor
@@ -189,14 +199,21 @@ actor Counter {
     init(context: Exec) { self.context = context }
     nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
 
+    /// Whether this actor runs on the main actor (stops the test if it does not).
+    func runsOnTheMainActor() -> Bool {
+        MainActor.assumeIsolated { Exec.main.isCurrent }
+    }
+
     /// Whether this actor's context is current here, and inside a `sync` on an unrelated queue.
     func whereAmI() -> [Bool] {
         [context.isCurrent, DispatchQueue(label: "unrelated").sync { context.isCurrent }]
     }
 
-    /// Counts once through `invokeSync` on the actor's own (serial, asynchronous) context: inline, as it is current.
+    /// Counts once through `invokeSync` on the actor's own (serial, asynchronous) context, from inside a `sync` on an
+    /// unrelated queue: only the entered-queue record shows that the actor's queue is held, so without it `invokeSync`
+    /// would wait for the queue from inside it, which libdispatch stops as a deadlock.
     func countingThroughInvokeSync() -> Int {
-        context.invokeSync { count += 1 }
+        DispatchQueue(label: "unrelated").sync { context.invokeSync { count += 1 } }
         return count
     }
 }

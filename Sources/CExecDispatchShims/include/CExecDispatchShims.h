@@ -72,7 +72,8 @@ static inline void execkit_set_raw_queue_layout(int state) {
 }
 
 /// `dispatch_async_f` and `dispatch_get_global_queue`: submitting a function and a context pointer skips the block
-/// that Swift's `DispatchQueue.async` wraps around a closure value (see ExecKit's `GlobalQueues`).
+/// that Swift's `DispatchQueue.async` wraps around a closure value (see ExecKit's `submit(_:to:)` and
+/// `QueueSerialExecutor`).
 typedef void (*execkit_dispatch_function_t)(void *context);
 extern void execkit_dispatch_async_f(const void *queue, void *context, execkit_dispatch_function_t work)
     EXECKIT_DISPATCH_SYMBOL(dispatch_async_f);

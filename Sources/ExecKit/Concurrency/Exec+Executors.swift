@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
+
 extension Exec {
     /// A `TaskExecutor` that runs a task's jobs in this context:
     /// `Task(executorPreference: Exec.utility.taskExecutor) { … }` runs the task on the utility queue, before and after
@@ -38,12 +40,13 @@ extension Exec {
     /// }
     /// ```
     ///
-    /// - ``main``, ``mainAsync``, ``mainOrdered``: the main actor's own executor, so an actor on `.main` is isolated
-    ///   with `MainActor`.
+    /// - ``main``, ``mainAsync``, ``mainOrdered``, and a serial ``queue(_:_:)`` made from the main queue: the main
+    ///   actor's own executor, so an actor on `.main` is isolated with `MainActor`.
     /// - A serial ``queue(_:_:)`` (``asyncQueue(label:qos:)``, ``syncQueue(label:qos:)``, a `.serialAsync` or
     ///   `.conditionallyAsync` queue): an executor kept by the queue, the same on every access. Jobs run on the queue
-    ///   through `dispatch_async_f`, one allocation each (a block would be two); `assumeIsolated` succeeds in any
-    ///   block the queue runs, not only in the actor's own jobs.
+    ///   through `dispatch_async_f`, one allocation each where ExecKit finds the queue's `dispatch_queue_t` (always on
+    ///   Apple platforms, and on Linux unless its layout check failed; otherwise through `async`, two);
+    ///   `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
     /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
     ///
     /// - Lifetime: the executor lives as long as the queue or context object it belongs to. Keep the context (as the
@@ -58,6 +61,9 @@ extension Exec {
             return context.unownedSerialExecutor
         case .queue(let queue, let type) where type.isSerial:
             if queue.isGlobalQueue { Self.globalQueueMisuse(queue, type) }
+            // The main queue's executor is the main actor's. (Its Swift wrapper cannot key an executor of its own: on
+            // Linux every `DispatchQueue.main` is a new wrapper, which an executor would outlive.)
+            if RawQueueIdentity.queuePointer(of: queue) == RawQueues.main { return MainActor.sharedUnownedExecutor }
             return QueueExecutors.of(queue).serialExecutor.asUnownedSerialExecutor()
         case .direct, .interactive, .user, .default, .utility, .background, .queue:
             fatalError(

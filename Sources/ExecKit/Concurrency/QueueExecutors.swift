@@ -1,7 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// The serial executor of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that every
-/// `Exec.queue(q, …)` hands out the same executor for as long as the queue lives.
+/// The serial executor of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that
+/// every `Exec.queue(q, …)` hands out the same executor for as long as the queue lives.
 ///
 /// Why the executor holds the queue unowned: the queue owns this object; a strong reference back would keep the queue
 /// alive forever. The queue is alive whenever a job is submitted: an actor keeps its context (and so the queue), as

@@ -8,11 +8,15 @@ import ExecDispatch
 /// is judged right inside the job), and answers isolation checks with the queue's `isCurrent`.
 ///
 /// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
-///   handed to `queue.async` would be a closure context and a block. Measured in `Benchmarks/README.md` (actor calls).
+///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
+///   find the `dispatch_queue_t`). Measured in `Benchmarks/README.md` (actor calls).
 /// - Lifetime: the queue keeps this executor (``QueueExecutors`` is a queue-specific value), so the executor holds
 ///   the queue unowned. Whoever hands out its `UnownedSerialExecutor` must keep the queue alive for as long as an actor
 ///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and
-///   so to a live queue, which libdispatch keeps alive until the job has run.
+///   so to a live queue. libdispatch keeps the `dispatch_queue_t` alive until the job has run, but not the Swift
+///   `DispatchQueue` wrapper on Linux: a job may outlive it (an isolated `deinit` that drops the last reference), so
+///   ``run(_:)`` touches only the identity. The reference is `unowned`, not `unowned(unsafe)`, so that the wrapper's
+///   memory, and with it the identity, cannot be reused while this executor lives.
 final class QueueSerialExecutor: SerialExecutor {
     private unowned let queue: DispatchQueue
     /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
@@ -37,7 +41,8 @@ final class QueueSerialExecutor: SerialExecutor {
         execkit_dispatch_async_f(rawQueue, box, runQueuedJob)
     }
 
-    /// Runs `job` on this executor, with the queue recorded as entered; called on the queue.
+    /// Runs `job` on this executor, with the queue recorded as entered; called on the queue. Must not read `queue`,
+    /// whose wrapper may be gone (see the type's lifetime note).
     fileprivate func run(_ job: UnownedJob) {
         EnteredContexts.entering(identity: identity) { job.runSynchronously(on: asUnownedSerialExecutor()) }
     }
@@ -47,7 +52,9 @@ final class QueueSerialExecutor: SerialExecutor {
     }
 
     /// Called by `assumeIsolated` and `preconditionIsolated` when the runtime cannot tell by itself, for example in a
-    /// callback that the queue ran outside any task.
+    /// callback that the queue ran outside any task. Runtimes that call ``isIsolatingCurrentContext()`` (Swift 6.2 on
+    /// Linux, OS 26 on Apple platforms) call this only when that answers `nil`, which it never does here, and stop
+    /// with their own message.
     func checkIsolated() {
         if !Exec.isKnownInside(queue) {
             fatalError(

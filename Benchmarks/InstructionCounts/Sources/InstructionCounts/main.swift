@@ -18,7 +18,8 @@
 //   hubPostObservers, notificationCenterPostObservers (CONTEXT ignored): a post to SIZE observers, the scaling curve
 //              of hubPost and its peer
 //   actorCall: a task on the global executor calls an actor on CONTEXT's serial executor N times (CONTEXT:
-//              syncQueue; `main` would wait forever, as the driver blocks thread 1) | queueActorCall,
+//              syncQueue; `main` and `asyncQueue` would wait forever: the driver waits on thread 1, inside asyncQueue
+//              for the latter) | queueActorCall,
 //              defaultActorCall (CONTEXT ignored): the peers, an actor on the smallest hand-written executor on a
 //              private queue (one `async` per job), and a default actor
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
