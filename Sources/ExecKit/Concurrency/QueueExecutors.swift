@@ -5,8 +5,9 @@
 ///
 /// Why the executor holds the queue unowned: the queue owns this object; a strong reference back would keep the queue
 /// alive forever. The queue is alive whenever a job is submitted: an actor keeps its context (and so the queue), as
-/// the documentation of `unownedSerialExecutor` requires. Task executors are different (a task keeps its executor, not the context that
-/// made it), so a queue's task executor is made per access and holds the queue strongly; see ``taskExecutor(for:)``.
+/// the documentation of `unownedSerialExecutor` requires. Task executors are different (a task keeps its executor,
+/// not the context that made it), so a queue's task executor is made per access and holds the queue strongly; see
+/// ``taskExecutor(for:)``.
 final class QueueExecutors: Sendable {
     let serialExecutor: QueueSerialExecutor
 

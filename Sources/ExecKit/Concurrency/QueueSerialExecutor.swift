@@ -71,7 +71,8 @@ final class QueueSerialExecutor: SerialExecutor {
 
 /// A job on its way through libdispatch: the context pointer that `dispatch_async_f` hands back.
 ///
-/// The executor is not retained: the queue keeps it, and the queue is alive until its blocks have run.
+/// The executor is not retained: the queue keeps it, and libdispatch keeps the queue (its `dispatch_queue_t`, which
+/// holds the executor as a queue-specific value) alive until its blocks have run.
 private final class QueuedJob {
     let job: UnownedJob
     unowned(unsafe) let executor: QueueSerialExecutor
