@@ -54,7 +54,9 @@ extension Exec {
 /// Runs `body` through `submit` and suspends until it has run.
 ///
 /// Why `withoutActuallyEscaping` is sound: the caller stays suspended until the submitted block has run `body`, in
-/// every case (cancellation does not end the wait), so `body` never outlives this call.
+/// every case (cancellation does not end the wait), so `body` never outlives this call. The escape check runs as soon
+/// as the caller resumes, possibly on another thread while the worker that ran the block still holds the block; so
+/// the block reaches `body` only through a ``PendingPerform``, which lets go of it before resuming the caller.
 func performAsynchronously<Return: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: @Sendable () throws(Failure) -> Return,
@@ -62,8 +64,43 @@ func performAsynchronously<Return: Sendable, Failure: Error>(
 ) async throws(Failure) -> Return {
     let outcome = await withoutActuallyEscaping(body) { escapable in
         await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Return, Failure>, Never>) in
-            submit { continuation.resume(returning: Result(catching: escapable)) }
+            let pending = PendingPerform(escapable, continuation)
+            submit { pending.run() }
         }
     }
     return try outcome.get()
+}
+
+/// One ``performAsynchronously(isolation:_:submit:)`` call on its way through a context: the body, and the caller's
+/// continuation.
+///
+/// The body is released before the continuation is resumed, so that when the caller's `withoutActuallyEscaping`
+/// checks that the body did not escape, nothing but the caller refers to it, wherever the submitted block is by then.
+private final class PendingPerform<Return: Sendable, Failure: Error>: @unchecked Sendable {
+    // Unchecked: `body` is written by `init` and then only by `run()`, which the context calls once; the submission
+    // orders the two.
+    private var body: (@Sendable () throws(Failure) -> Return)?
+    private let continuation: UnsafeContinuation<Result<Return, Failure>, Never>
+
+    init(
+        _ body: @escaping @Sendable () throws(Failure) -> Return,
+        _ continuation: UnsafeContinuation<Result<Return, Failure>, Never>
+    ) {
+        self.body = body
+        self.continuation = continuation
+    }
+
+    /// Runs the body, lets go of it, then resumes the caller.
+    func run() {
+        continuation.resume(returning: takeAndRunBody())
+    }
+
+    /// Runs the body and returns its outcome; the body's last reference here dies before this returns.
+    @inline(never)
+    private func takeAndRunBody() -> Result<Return, Failure> {
+        guard let body = body.take() else {
+            preconditionFailure("ExecKit: a perform block was run twice by its context")
+        }
+        return Result(catching: body)
+    }
 }
