@@ -42,6 +42,13 @@ final class UnimplementedContext: ExecutionContext {
         fail("task was called")
     }
 
+    func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
+        fail("task was called")
+    }
+
     /// Stops the program: `what` happened on this context, which the test said must never happen.
     func fail(_ what: String) -> Never {
         fatalError(

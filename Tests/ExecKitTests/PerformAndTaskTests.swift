@@ -67,7 +67,42 @@ import Testing
             return places
         }.value
         #expect(places == [true, true])
-        #expect(try await MinimalSerialContext().task(priority: .high) { 5 }.value == 5)
+        #expect(await MinimalSerialContext().task(priority: .high) { 5 }.value == 5)
+    }
+
+    /// `task` comes in Task.init's two forms: an operation that cannot throw gives a `Task<Success, Never>` whose value
+    /// is read without `try`; one that throws keeps `any Error`. Written the way users write calls.
+    @Test func aNonThrowingTaskIsReadWithoutTryAndAThrowingOneNeedsIt() async throws {
+        let task = Exec.asyncQueue().task { 42 }
+        let value = await task.value
+        #expect(value == 42)
+        let neverFails: Task<Int, Never> = Exec.utility.task(priority: .low) { 7 }
+        #expect(await neverFails.value == 7)
+
+        let launcher: any TaskLauncher = Exec.asyncQueue()
+        #expect(await launcher.task { "launched" }.value == "launched")
+        let throwing = launcher.task { () async throws -> Int in throw CancellationError() }
+        await #expect(throws: CancellationError.self) { try await throwing.value }
+        let mayThrow: Task<Int, any Error> = Exec.direct.task { try await Task.sleep(for: .milliseconds(1)); return 3 }
+        #expect(try await mayThrow.value == 3)
+    }
+
+    /// A launcher written before the non-throwing form existed implements only the throwing one; the default gives it
+    /// the other, running the operation through the launcher and passing cancellation on.
+    @Test func aLauncherWithOnlyTheThrowingFormGetsTheNonThrowingOne() async {
+        let launcher = CountingLauncher()
+        let value = await launcher.task { 9 }.value
+        #expect(value == 9)
+        #expect(launcher.launches.withLock { $0 } == 1)
+
+        let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let sleeper = launcher.task { () async -> Bool in
+            startedContinuation.yield()
+            return (try? await Task.sleep(for: .seconds(3_600))) == nil
+        }
+        for await _ in started { break }
+        sleeper.cancel()
+        #expect(await sleeper.value, "cancelling the returned task cancels the launcher's task")
     }
 
     @Test func aTaskFromALauncherCanBeCancelled() async {
@@ -80,5 +115,18 @@ import Testing
         for await _ in started { break }  // not a semaphore: blocking a cooperative thread could starve the task
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
+
+/// A launcher that implements only the throwing `task`, and counts its launches.
+private struct CountingLauncher: TaskLauncher {
+    let launches = LockedBox(0)
+
+    func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async throws -> Success
+    ) -> Task<Success, any Error> {
+        launches.withLock { $0 += 1 }
+        return Task(priority: priority, operation: operation)
     }
 }

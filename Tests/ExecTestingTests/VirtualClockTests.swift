@@ -97,7 +97,7 @@ import Testing
         }
         coordinator.advance(by: .seconds(5))
         #expect(log.entries == ["child 1 at 1.0", "child 2 at 2.0", "child 3 at 3.0", "all done at 3.0"])
-        try await task.value
+        await task.value
     }
 
     @Test func aTaskAwaitsACallbackAPIDeliveredOnACoordinatorContext() async throws {
@@ -128,7 +128,7 @@ import Testing
             return [inside, coordinator.currentQueueName]
         }
         coordinator.runUntilIdle()
-        #expect(try await task.value == ["store", "global"])
+        #expect(await task.value == ["store", "global"])
     }
 
     @Test func aSerialQueuesTaskExecutorRunsTheTaskInThatQueue() async throws {

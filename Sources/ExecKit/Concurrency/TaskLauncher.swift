@@ -11,6 +11,9 @@
 /// }
 /// ```
 ///
+/// Like `Task.init`, `task` comes in two forms: an operation that cannot throw gives a `Task<Success, Never>`, whose
+/// `value` is read without `try`; one that can throw gives a `Task<Success, any Error>`.
+///
 /// Every ``ExecutionContext`` is a launcher whose tasks run in that context.
 public protocol TaskLauncher: Sendable {
     /// Starts a task that runs `operation` and returns it, so the caller can await its value or cancel it.
@@ -19,15 +22,53 @@ public protocol TaskLauncher: Sendable {
         priority: TaskPriority?,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error>
+
+    /// Starts a task that runs `operation`, which cannot throw, and returns it: `await launcher.task { 42 }.value`
+    /// needs no `try`.
+    @discardableResult
+    func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never>
 }
 
 extension TaskLauncher {
-    /// Starts a task with no explicit priority; see ``task(priority:_:)``.
+    /// Starts a task with no explicit priority; see ``task(priority:_:)-(_,()->Success)``.
     @discardableResult
     public func task<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<
         Success, any Error
     > {
         task(priority: nil, operation)
+    }
+
+    /// Starts a task with no explicit priority, for an operation that cannot throw.
+    @discardableResult
+    public func task<Success: Sendable>(_ operation: sending @escaping () async -> Success) -> Task<Success, Never> {
+        task(priority: nil, operation)
+    }
+
+    /// The non-throwing form for a launcher that implements only the throwing one (as launchers written before it
+    /// existed do): `operation` runs through the throwing form, and the returned task waits for it and passes its
+    /// cancellation on.
+    ///
+    /// - Cost: a second task. A launcher of your own should implement this requirement itself.
+    @discardableResult
+    public func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
+        let inner = task(priority: priority) { () async throws -> Success in await operation() }
+        return Task(priority: priority) {
+            await withTaskCancellationHandler {
+                do {
+                    return try await inner.value
+                } catch {
+                    preconditionFailure("ExecKit: a task whose operation cannot throw threw \(error)")
+                }
+            } onCancel: {
+                inner.cancel()
+            }
+        }
     }
 }
 
@@ -41,6 +82,16 @@ extension ExecutionContext {
         priority: TaskPriority?,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
+        Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+    }
+
+    /// Starts a task whose jobs run in this context, for an operation that cannot throw; see
+    /// ``task(priority:_:)-(_,()->Success)``.
+    @discardableResult
+    public func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }
 }

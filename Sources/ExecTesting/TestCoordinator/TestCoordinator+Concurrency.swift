@@ -23,4 +23,14 @@ extension TestCoordinator {
     ) -> Task<Success, any Error> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }
+
+    /// Starts a task that runs on ``taskExecutor``, for an operation that cannot throw: `await task.value` needs no
+    /// `try`. Scheduled as the throwing form is.
+    @discardableResult
+    public func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
+        Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+    }
 }
