@@ -63,7 +63,10 @@ extension Exec {
         case .main, .mainAsync, .mainOrdered:
             if DispatchQueue.isMainQueueCurrent { return body() }
             if let replacement = overridden { return replacement.invokeSync(body) }
-            GlobalQueues.main.sync(execute: body)
+            // Inside an earlier invokeSync on the main queue, through `sync` calls on other queues: waiting for the
+            // main queue here could never end, and running inline is what the serial-async types do when inside.
+            if EnteredContexts.contains(EnteredContexts.mainQueueKey) { return body() }
+            syncRecordingEntry(on: GlobalQueues.main, body)
         case .interactive, .user, .default, .utility, .background:
             if let replacement = overridden { return replacement.invokeSync(body) }
             dispatchQueue.sync(execute: body)

@@ -1,7 +1,14 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Every misuse stops the program with ExecKit's message, naming the context and what to use instead, including
 /// when another queue's `sync` stands between the two entries (libdispatch's own trap prints nothing useful).
@@ -55,6 +62,37 @@ import Testing
         }
         #expect(result.standardErrorText.contains(Self.syncQueueMessage))
         #expect(result.standardErrorText.contains("parent.lock"))
+    }
+
+    /// The record of entered queues knows the main queue by its `dispatch_queue_t`: on Linux every
+    /// `DispatchQueue.main` is a new wrapper, and a record keyed by the wrapper missed the re-entry (issue #16), which
+    /// then died in libdispatch's deadlock trap with no message.
+    @Test func reenteringTheMainQueueAsAMutexThroughAnotherQueueStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let other = DispatchQueue(label: "other")
+            _ = runOnThreads(1) { _ in
+                Exec.queue(DispatchQueue.main, .mutex).invokeSync {
+                    other.sync { Exec.queue(DispatchQueue.main, .mutex).invokeSync {} }
+                }
+            }
+        }
+        #expect(result.standardErrorText.contains(Self.syncQueueMessage))
+        #expect(result.standardErrorText.contains("com.apple.main-thread"))
+    }
+
+    /// `Exec.main.invokeSync` inside an earlier one, through another queue's `sync`, runs inline, as a serial
+    /// asynchronous context does when the caller is inside it, instead of waiting for the main queue forever.
+    @Test func mainInvokeSyncInsideItselfThroughAnotherQueueRunsInline() async {
+        await #expect(processExitsWith: .success) {
+            let other = DispatchQueue(label: "other")
+            let ranInline = LockedBox(false)
+            let finished = runOnThreads(1, timeout: 20) { _ in
+                Exec.main.invokeSync {
+                    other.sync { Exec.main.invokeSync { ranInline.withLock { $0 = other.isCurrent } } }
+                }
+            }
+            if !finished || !ranInline.withLock({ $0 }) { exit(1) }
+        }
     }
 
     @Test func reenteringAMutexContextStops() async {

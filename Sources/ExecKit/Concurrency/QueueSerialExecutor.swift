@@ -15,20 +15,20 @@ import ExecDispatch
 ///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and
 ///   so to a live queue. libdispatch keeps the `dispatch_queue_t` alive until the job has run, but not the Swift
 ///   `DispatchQueue` wrapper on Linux: a job may outlive it (an isolated `deinit` that drops the last reference), so
-///   ``run(_:)`` touches only the identity. The reference is `unowned`, not `unowned(unsafe)`, so that the wrapper's
-///   memory, and with it the identity, cannot be reused while this executor lives.
+///   ``run(_:)`` touches only the queue's key. The reference is `unowned`, not `unowned(unsafe)`, so that the wrapper's
+///   memory cannot be reused while this executor lives.
 final class QueueSerialExecutor: SerialExecutor {
     private unowned let queue: DispatchQueue
     /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
     /// `queue.async`). `nonisolated(unsafe)`: immutable, and it names a thread-safe libdispatch object.
     nonisolated(unsafe) private let rawQueue: UnsafeRawPointer?
-    /// The queue's identity, for the entered-queue record.
-    private let identity: ObjectIdentifier
+    /// The queue's key in the entered-queue record.
+    private let key: EnteredContexts.Key
 
     init(queue: DispatchQueue) {
         self.queue = queue
         rawQueue = RawQueueIdentity.queuePointer(of: queue)
-        identity = ObjectIdentifier(queue)
+        key = EnteredContexts.Key(queue)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -44,7 +44,7 @@ final class QueueSerialExecutor: SerialExecutor {
     /// Runs `job` on this executor, with the queue recorded as entered; called on the queue. Must not read `queue`,
     /// whose wrapper may be gone (see the type's lifetime note).
     fileprivate func run(_ job: UnownedJob) {
-        EnteredContexts.entering(identity: identity) { job.runSynchronously(on: asUnownedSerialExecutor()) }
+        EnteredContexts.entering(key) { job.runSynchronously(on: asUnownedSerialExecutor()) }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {

@@ -1,6 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import CExecDispatchShims
+import Dispatch
+import ExecDispatch
 
 /// A thread-local record of the serial queues this thread has entered through ExecKit and not yet left.
 ///
@@ -9,41 +11,69 @@ import CExecDispatchShims
 /// queue-specific look-up cannot tell that this thread holds `lock`; a second `lock.invokeSync` there would die in
 /// libdispatch's deadlock trap with no message. The record lets ExecKit see every queue entered on this thread.
 ///
-/// It is kept on the serial-queue paths only (never on `.direct` or `.main`): each entry lives in the frame of the
-/// call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so entering
-/// costs a thread-local load and two stores (a few instructions each on Linux) and no allocation per call.
+/// Queues are recorded by their `dispatch_queue_t`, not by the Swift wrapper: on Linux two wrappers can stand for one
+/// queue (every `DispatchQueue.main` is a new one), and a record of one must be found through the other.
+///
+/// It is kept on the serial-queue paths only (never on `.direct`, nor on `.main.invoke`): each entry lives in the frame
+/// of the call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so
+/// entering costs a thread-local load and two stores (a few instructions each on Linux) and no allocation per call.
 enum EnteredContexts {
+    /// What the record holds for a queue: the address of its `dispatch_queue_t` (of the Swift wrapper where
+    /// ``RawQueueIdentity`` cannot find that).
+    struct Key: Equatable, Sendable {
+        let address: UInt
+
+        /// The key of `queue`. The caller keeps `queue` alive while the key is recorded: a record of a freed queue
+        /// could match a new one allocated at the same address.
+        init(_ queue: DispatchQueue) {
+            if let raw = RawQueueIdentity.queuePointer(of: queue) {
+                address = UInt(bitPattern: raw)
+            } else {
+                address = UInt(bitPattern: Unmanaged.passUnretained(queue).toOpaque())
+            }
+        }
+
+        /// The key of a `dispatch_queue_t`.
+        init(raw: UnsafeRawPointer) { address = UInt(bitPattern: raw) }
+    }
+
+    /// The main queue's key.
+    static var mainQueueKey: Key { Key(raw: execkit_main_queue()) }
+
     private struct Entry {
-        let identity: ObjectIdentifier
+        let key: Key
         let outer: UnsafeMutableRawPointer?
     }
 
-    /// Whether this thread is inside `object` (a queue or context), through any number of other calls.
+    /// Whether this thread is inside `queue`, through any number of other calls.
     ///
     /// - Complexity: O(number of queues this thread is inside), usually zero to two.
-    static func contains(_ object: AnyObject) -> Bool {
-        let identity = ObjectIdentifier(object)
+    static func contains(_ queue: DispatchQueue) -> Bool {
+        contains(Key(queue))
+    }
+
+    /// Whether this thread is inside the queue whose key is `key`.
+    static func contains(_ key: Key) -> Bool {
         var next = execkit_entered_queue_record_head()
         while let pointer = next {
             let entry = pointer.assumingMemoryBound(to: Entry.self).pointee
-            if entry.identity == identity { return true }
+            if entry.key == key { return true }
             next = entry.outer
         }
         return false
     }
 
-    /// Runs `body` with `object` recorded as entered by this thread.
-    static func entering<Return>(_ object: AnyObject, _ body: () throws -> Return) rethrows -> Return {
-        try entering(identity: ObjectIdentifier(object), body)
+    /// Runs `body` with `queue` recorded as entered by this thread.
+    static func entering<Return>(_ queue: DispatchQueue, _ body: () throws -> Return) rethrows -> Return {
+        try entering(Key(queue), body)
     }
 
-    /// Runs `body` with the object whose identity is `identity` recorded as entered by this thread.
+    /// Runs `body` with the queue whose key is `key` recorded as entered by this thread.
     ///
-    /// The caller must keep the object alive until this returns: a record of a freed object could match a new object
-    /// allocated at the same address.
-    static func entering<Return>(identity: ObjectIdentifier, _ body: () throws -> Return) rethrows -> Return {
+    /// The caller must keep the queue alive until this returns (see ``Key``).
+    static func entering<Return>(_ key: Key, _ body: () throws -> Return) rethrows -> Return {
         let outer = execkit_entered_queue_record_head()
-        var entry = Entry(identity: identity, outer: outer)
+        var entry = Entry(key: key, outer: outer)
         return try withUnsafeMutablePointer(to: &entry) { pointer in
             execkit_set_entered_queue_record_head(pointer)
             defer { execkit_set_entered_queue_record_head(outer) }

@@ -43,7 +43,7 @@ private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
 }
 
 /// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
-/// the block. The closure and the queue's identity travel in a frame of this function, whose address libdispatch
+/// the block. The closure and the queue's key travel in a frame of this function, whose address libdispatch
 /// hands back to a C function, so no block is copied and the queue is not retained (the caller's reference keeps it
 /// alive until `dispatch_sync_f` returns); the one allocation is the context that `withoutActuallyEscaping` builds to
 /// check, when this returns, that `body` did not escape.
@@ -56,20 +56,20 @@ func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
     }
     // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
     withoutActuallyEscaping(body) { body in
-        var work = SyncWork(identity: ObjectIdentifier(queue), body: body)
+        var work = SyncWork(key: EnteredContexts.Key(raw: rawQueue), body: body)
         withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
     }
 }
 
 /// What ``syncRecordingEntry(on:_:)`` hands libdispatch.
 private struct SyncWork {
-    /// The queue's identity, not the queue: the caller holds the queue, and a reference here would be retained.
-    let identity: ObjectIdentifier
+    /// The queue's key, not the queue: the caller holds the queue, and a reference here would be retained.
+    let key: EnteredContexts.Key
     let body: () -> Void
 }
 
 /// The C function libdispatch calls for ``syncRecordingEntry(on:_:)``, on the queue.
 private func runSyncWork(_ context: UnsafeMutableRawPointer?) {
     guard let work = context?.assumingMemoryBound(to: SyncWork.self) else { return }
-    EnteredContexts.entering(identity: work.pointee.identity, work.pointee.body)
+    EnteredContexts.entering(work.pointee.key, work.pointee.body)
 }
