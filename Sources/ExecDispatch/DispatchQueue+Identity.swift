@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import CExecDispatchShims
 public import Dispatch
 import Synchronization
 
@@ -41,6 +42,12 @@ extension DispatchQueue {
         }
         guard let key = identityKey else { return .globalQueue }
         return DispatchQueue.getSpecific(key: key) != nil ? .current : .notCurrent
+    }
+
+    /// Whether this is the main queue, through whichever wrapper (on Linux every `DispatchQueue.main` is a new one).
+    package var isMainQueue: Bool {
+        if let queue = RawQueueIdentity.queuePointer(of: self) { return queue == execkit_main_queue() }
+        return label == DispatchQueue.main.label
     }
 
     /// Whether this is one of libdispatch's global (root) queues; they are the only queues whose label starts with

@@ -54,9 +54,11 @@ extension Exec {
         deadline: DispatchTime, leeway: Duration = .zero, handler: @escaping @Sendable () -> Void
     ) -> any Lifetime {
         guard let engine = timerEngine else { preconditionFailure("no timer engine for \(self)") }
+        var queue: DispatchQueue? = nil
+        if case .queue(let contextQueue, _) = self { queue = contextQueue }
         return engine.schedule(
             deadline: deadline.uptimeNanoseconds, leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)),
-            handler: handler)
+            queue: queue, handler: handler)
     }
 
     /// The engine that keeps this context's timers; `nil` for ``custom(_:)`` and for a global queue given as
@@ -83,9 +85,9 @@ extension Exec {
         }
         // Each shared engine is passed straight to `schedule(on:)`, not through a local: a local `TimerEngine` holds
         // a strong reference, a retain and a release per timer (callgrind).
-        func schedule(on engine: TimerEngine) -> any Lifetime {
+        func schedule(on engine: TimerEngine, queue: DispatchQueue? = nil) -> any Lifetime {
             let period = repeats ? UInt64(TimerEngine.nanoseconds(interval)) : 0
-            return engine.schedule(interval: interval, period: period, leeway: leeway, handler: handler)
+            return engine.schedule(interval: interval, period: period, leeway: leeway, queue: queue, handler: handler)
         }
         switch self {
         case .custom(let context):
@@ -103,7 +105,7 @@ extension Exec {
                 return Self.sourcePerTimer(
                     interval: interval, leeway: leeway, repeats: repeats, queue: queue, type: type, handler: handler)
             }
-            return schedule(on: attached)
+            return schedule(on: attached, queue: queue)
         }
     }
 

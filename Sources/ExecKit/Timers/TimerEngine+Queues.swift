@@ -1,44 +1,55 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 // Which engine serves which queue: one per global queue and one for the main queue, made once and kept for the
-// process; one per private queue, kept as a queue-specific value of that queue (so it is released with the queue).
+// process; on a private queue, one per firing mode, kept as a queue-specific value of that queue (so it is released
+// with the queue).
 
 extension TimerEngine {
-    /// The main queue's timers (`.main`, `.mainAsync`, `.mainOrdered`), fired one at a time in deadline order.
+    /// The main queue's timers (`.main`, `.mainAsync`, `.mainOrdered`, and `.queue(.main, serialType)`), fired one at
+    /// a time in deadline order.
     static let main = TimerEngine(
-        queue: GlobalQueues.main, firing: .serial, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.main, firing: .serial, recordsEntry: false, releasesSourceWhenIdle: false)
     static let userInteractive = TimerEngine(
-        queue: GlobalQueues.userInteractive, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.userInteractive, firing: .concurrent, recordsEntry: false,
+        releasesSourceWhenIdle: false)
     static let userInitiated = TimerEngine(
-        queue: GlobalQueues.userInitiated, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.userInitiated, firing: .concurrent, recordsEntry: false,
+        releasesSourceWhenIdle: false)
     /// Also `.direct`'s, whose timers fire on the default-QoS global queue.
     static let `default` = TimerEngine(
-        queue: GlobalQueues.default, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.default, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
     static let utility = TimerEngine(
-        queue: GlobalQueues.utility, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.utility, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
     static let background = TimerEngine(
-        queue: GlobalQueues.background, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.background, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
 
-    private static let queueEngines = QueueAttachment<TimerEngine>()
+    /// The engines of queues used as serial contexts, and of queues used as concurrent ones: a queue used both ways
+    /// has one of each, so each context keeps the firing its type promises, whichever was used first.
+    private static let serialQueueEngines = QueueAttachment<TimerEngine>()
+    private static let concurrentQueueEngines = QueueAttachment<TimerEngine>()
     /// Serializes the first attachment of an engine to a queue, so two threads cannot attach two.
     private static let attaching = PThreadMutex()
 
-    /// The engine of `queue`, a queue given to `Exec.queue(_:_:)`, attached on first use; `nil` for a global queue,
-    /// which cannot hold queue-specific values (its timers keep a Dispatch source each).
+    /// The engine for timers of `Exec.queue(queue, type)`, attached to `queue` on first use: ``main`` for the main
+    /// queue used as a serial context; `nil` for a global queue, which cannot hold queue-specific values (its timers
+    /// keep a Dispatch source each).
     ///
-    /// - Parameter serial: Whether `queue` is used as a serial context. Only the first call on a queue decides.
+    /// - Parameter serial: Whether `queue` is used as a serial context: its timers fire one at a time, in deadline
+    ///   order, and not after `cancel()` returned inside the queue.
     /// - Cost: one queue-specific look-up once attached.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {
-        if let engine = queueEngines.object(on: queue) { return engine }
+        let engines = serial ? serialQueueEngines : concurrentQueueEngines
+        if let engine = engines.object(on: queue) { return engine }
         if queue.isGlobalQueue { return nil }
+        if serial && queue.isMainQueue { return .main }
         return attaching.sync {
-            if let engine = queueEngines.object(on: queue) { return engine }
+            if let engine = engines.object(on: queue) { return engine }
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
             // while timers are pending, so the queue is released once it has none.
             let engine = TimerEngine(
-                queue: queue, firing: serial ? .serial : .concurrent, recordsEntry: serial, releasesSourceWhenIdle: true
-            )
-            queueEngines.attach(engine, to: queue)
+                sharedQueue: nil, firing: serial ? .serial : .concurrent, recordsEntry: serial,
+                releasesSourceWhenIdle: true)
+            engines.attach(engine, to: queue)
             return engine
         }
     }

@@ -12,7 +12,8 @@
 /// due timers out one at a time, earliest deadline first and equal deadlines in scheduling order, and runs each
 /// handler right there, with the lock released; a timer cancelled by an earlier handler of the same batch is no longer
 /// in the heap, so it does not run. A *concurrent* engine (global queues, concurrent private queues) takes every due
-/// timer at once and runs all but one with `queue.async`, so handlers do not wait for each other.
+/// timer at once and runs each with `queue.async`, so handlers do not wait for each other, and a slow handler never
+/// holds up the source (and with it every later timer of the engine).
 ///
 /// Periodic timers are put back when their handler returns, at the first multiple of the period after the current
 /// time: no drift, missed periods skipped, and never two runs of one handler at once.
@@ -52,10 +53,12 @@ final class TimerEngine: @unchecked Sendable {
     @exclusivity(unchecked) private var armedLeeway: UInt64 = 0
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
     private let firing: Firing
-    /// Where the timers fire. Unowned: a private queue owns its engine (as a queue-specific value). Read only to make
-    /// the source, which happens while scheduling through the queue (so it is alive); the source's handler keeps its
-    /// own strong reference.
-    private unowned let queue: DispatchQueue
+    /// Where the timers fire, for a shared engine (the main queue's, the global queues'), kept for the process; `nil`
+    /// for a private queue's engine, which the queue owns (as a queue-specific value). That engine keeps no
+    /// reference to a `DispatchQueue` of its own: each `schedule` passes the wrapper its caller holds, and the source's
+    /// handler keeps the one the source was made with. (On Linux two wrappers can stand for one queue, as every
+    /// `DispatchQueue.main` does; an engine that kept the first one unowned read it after it was freed.)
+    private let sharedQueue: DispatchQueue?
     /// Whether firings run inside `EnteredContexts.entering(queue)`, so a handler on a private serial queue is known
     /// to be inside it (an `invokeSync` on that queue from the handler is then caught as re-entry, not a deadlock).
     private let recordsEntry: Bool
@@ -67,46 +70,55 @@ final class TimerEngine: @unchecked Sendable {
     /// of schedule+cancel on one queue then makes a new source at most this often, never once per timer.
     static let idleGrace: UInt64 = 100_000_000
 
-    init(queue: DispatchQueue, firing: Firing, recordsEntry: Bool, releasesSourceWhenIdle: Bool) {
-        self.queue = queue
+    /// - Parameter sharedQueue: The queue of a shared engine, kept for the process; `nil` for a private queue's
+    ///   engine, whose callers pass the queue to each `schedule`.
+    init(sharedQueue: DispatchQueue?, firing: Firing, recordsEntry: Bool, releasesSourceWhenIdle: Bool) {
+        self.sharedQueue = sharedQueue
         self.firing = firing
         self.recordsEntry = recordsEntry
         self.releasesSourceWhenIdle = releasesSourceWhenIdle
     }
 
-    /// Schedules `handler` on `queue` after `interval`, then every `period` nanoseconds if `period` is not zero.
+    /// Schedules `handler` on the engine's queue after `interval`, then every `period` nanoseconds if `period` is not
+    /// zero.
     ///
+    /// - Parameter queue: The engine's queue, as the caller holds it; `nil` for a shared engine, which keeps its own.
     /// - Complexity: O(log n) for n pending timers, plus a Dispatch call when the new deadline is the earliest.
     func schedule(
         interval: Duration,
         period: UInt64,
         leeway: Duration,
+        queue: DispatchQueue? = nil,
         handler: @escaping @Sendable () -> Void
     ) -> EngineTimer {
         let now = DispatchTime.now().uptimeNanoseconds
         let timer = EngineTimer(
             engine: self, deadline: Self.deadline(now, plus: interval), period: period,
             leeway: UInt32(clamping: Self.nanoseconds(leeway)), handler: handler)
-        return add(timer)
+        return add(timer, queue: queue)
     }
 
     /// `schedule` at an absolute deadline (uptime nanoseconds), for tests that need equal deadlines.
     func schedule(
         deadline: UInt64,
         leeway: UInt32,
+        queue: DispatchQueue? = nil,
         handler: @escaping @Sendable () -> Void
     ) -> EngineTimer {
         let timer = EngineTimer(
             engine: self, deadline: min(deadline, Self.latestDeadline), period: 0, leeway: leeway, handler: handler)
-        return add(timer)
+        return add(timer, queue: queue)
     }
 
     /// Puts a new `timer` in the heap and re-arms the source if it must fire earlier; takes the lock.
-    private func add(_ timer: EngineTimer) -> EngineTimer {
+    private func add(_ timer: EngineTimer, queue: DispatchQueue?) -> EngineTimer {
+        guard let queue = queue ?? sharedQueue else {
+            preconditionFailure("ExecKit: a private queue's timer engine was given no queue")
+        }
         let reference = Unmanaged.passUnretained(timer)
         lock.unbalancedLock()
         insert(reference)
-        armForInserted(reference)
+        armForInserted(reference, queue: queue)
         lock.unbalancedUnlock()
         return timer
     }
@@ -163,24 +175,24 @@ final class TimerEngine: @unchecked Sendable {
     }
 
     /// Re-arms the source if `timer`, just inserted, must fire earlier (or more punctually) than it is armed for.
-    private func armForInserted(_ timer: Unmanaged<EngineTimer>) {
+    private func armForInserted(_ timer: Unmanaged<EngineTimer>, queue: DispatchQueue) {
         if armedDeadline == .max {
-            armForEarliest()
+            armForEarliest(queue: queue)
             return
         }
         let (deadline, latest) = timer._withUnsafeGuaranteedRef { ($0.deadline, $0.deadline + UInt64($0.leeway)) }
         let armedLatest = armedDeadline + armedLeeway
         if deadline < armedDeadline {
             // Every timer already in the window could wait until `armedLatest`; so can the new window.
-            arm(deadline: deadline, leeway: min(latest, armedLatest) - deadline)
+            arm(deadline: deadline, leeway: min(latest, armedLatest) - deadline, queue: queue)
         } else if latest < armedLatest {
-            arm(deadline: armedDeadline, leeway: latest - armedDeadline)
+            arm(deadline: armedDeadline, leeway: latest - armedDeadline, queue: queue)
         }
     }
 
     /// Arms the source for the earliest pending timer, with the smallest leeway that keeps every timer due in the
     /// window within its own leeway; or, when nothing is pending, lets an idle private queue go.
-    private func armForEarliest() {
+    private func armForEarliest(queue: DispatchQueue) {
         guard let first = heap.first else {
             becameIdle()
             return
@@ -189,7 +201,7 @@ final class TimerEngine: @unchecked Sendable {
         var limit = UInt64(leeway)
         var budget = 64
         narrowLeeway(&limit, from: 0, deadline: deadline, budget: &budget)
-        arm(deadline: deadline, leeway: limit)
+        arm(deadline: deadline, leeway: limit, queue: queue)
     }
 
     /// Lowers `limit` (the latest firing, as an offset from `deadline`) so that every timer in the subtree at
@@ -213,16 +225,16 @@ final class TimerEngine: @unchecked Sendable {
         }
     }
 
-    private func arm(deadline: UInt64, leeway: UInt64) {
-        let source = self.source ?? makeSource()
+    /// Arms the source, making it on `queue` (the engine's queue, as some caller holds it) if there is none.
+    private func arm(deadline: UInt64, leeway: UInt64, queue: DispatchQueue) {
+        let source = self.source ?? makeSource(queue: queue)
         armedDeadline = deadline
         armedLeeway = leeway
         source.schedule(
             deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .nanoseconds(Int(clamping: leeway)))
     }
 
-    private func makeSource() -> any AnyObject & DispatchSourceTimer {
-        let queue = self.queue
+    private func makeSource(queue: DispatchQueue) -> any AnyObject & DispatchSourceTimer {
         // Every Dispatch source is an object (`DispatchSource` on Linux, a dispatch object on Apple platforms).
         guard let source = DispatchSource.makeTimerSource(queue: queue) as? any AnyObject & DispatchSourceTimer else {
             preconditionFailure("ExecKit: DispatchSource.makeTimerSource returned a timer source that is not an object")
@@ -279,11 +291,12 @@ final class TimerEngine: @unchecked Sendable {
             lock.unbalancedLock()
             if let periodic { reschedule(periodic, sequence: sequence) }
         }
-        armForEarliest()
+        armForEarliest(queue: queue)
         lock.unbalancedUnlock()
     }
 
-    /// Takes every due timer out at once, then runs all but the last with `queue.async` and the last right here.
+    /// Takes every due timer at once, then runs each with `queue.async`: none runs inside the source's handler, which
+    /// would hold up every later firing of the engine until it returned.
     private func fireConcurrently(queue: DispatchQueue) {
         lock.unbalancedLock()
         armedDeadline = .max
@@ -292,13 +305,11 @@ final class TimerEngine: @unchecked Sendable {
         while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
             batch.append(takeFirstForFiring())
         }
-        armForEarliest()
+        armForEarliest(queue: queue)
         lock.unbalancedUnlock()
-        guard let last = batch.popLast() else { return }
         for due in batch {
-            queue.async { self.run(due) }
+            queue.async { self.run(due, queue: queue) }
         }
-        run(last)
     }
 
     /// Calls `handler` and releases it (with whatever it captures, whose `deinit` may cancel timers) before
@@ -309,13 +320,13 @@ final class TimerEngine: @unchecked Sendable {
     }
 
     /// Runs a timer taken out by ``fireConcurrently(queue:)``, then puts it back if it is periodic.
-    private func run(_ due: consuming DueTimer) {
+    private func run(_ due: consuming DueTimer, queue: DispatchQueue) {
         let (periodic, sequence) = (due.periodic, due.sequence)
         Self.call(consume due)
         guard let periodic else { return }
         lock.unbalancedLock()
         if reschedule(periodic, sequence: sequence) {
-            armForInserted(periodic)
+            armForInserted(periodic, queue: queue)
         } else if heap.isEmpty {
             becameIdle()
         }
