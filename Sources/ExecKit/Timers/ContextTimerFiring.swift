@@ -6,8 +6,9 @@ import Synchronization
 /// most one firing queued there at a time.
 ///
 /// Why: every Dispatch firing used to `invoke` its own block, so a context that was blocked for a while received
-/// every missed tick and ran them back to back. Here a tick that arrives while an earlier one is still queued (not yet
-/// started) in the context is dropped, which is what a `DispatchSource` timer does with missed periods.
+/// every missed tick and ran them back to back. Here a tick that arrives while an earlier one is still queued or
+/// running in the context is dropped, which is what a `DispatchSource` timer does with missed periods; on a concurrent
+/// context this is also what keeps one periodic handler from running twice at once.
 ///
 /// The handler is checked, inside the context, right before it runs: once `cancel()` has emptied the slot, a firing
 /// already on its way does nothing.
@@ -15,7 +16,7 @@ final class ContextTimerFiring: Sendable {
     private let context: any ExecutionContext
     private let handler: HandlerSlot<@Sendable () -> Void>
     private let repeats: Bool
-    /// A firing has been handed to the context and has not started yet.
+    /// A firing has been handed to the context and has not finished yet (for a one-shot: has not started yet).
     private let isQueued = Atomic(false)
 
     init(context: any ExecutionContext, handler: HandlerSlot<@Sendable () -> Void>, repeats: Bool) {
@@ -32,11 +33,14 @@ final class ContextTimerFiring: Sendable {
     }
 
     private func runInContext() {
-        // Cleared before running, so a tick that arrives while the handler runs queues the next firing.
-        isQueued.store(false, ordering: .releasing)
         if repeats {
+            // Cleared only once the handler has returned: a tick that arrives while it runs is a missed period and is
+            // skipped. Clearing it before would let that tick start a second run beside this one on a concurrent
+            // context, and a periodic handler never runs twice at once.
             handler.load()?()
+            isQueued.store(false, ordering: .releasing)
         } else {
+            isQueued.store(false, ordering: .releasing)
             handler.take()?()
         }
     }
