@@ -87,6 +87,25 @@ let package = Package(
         .testTarget(
             name: "ExecTestingTests", dependencies: ["ExecTesting", "ExecNotifications", "ExecTestSupport"],
             swiftSettings: strictSettings),
+        // The stress suite (issue #16): scenarios that repeat every asynchronous API, the driver that runs each in a
+        // process of its own (CI also runs its release build at a larger size), and the tests that run the driver.
+        .target(
+            name: "ExecStressScenarios",
+            dependencies: ["ExecKit", "ExecNotifications", "ExecTesting", "ExecTestSupport"],
+            path: "Tests/ExecStressScenarios",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ExecKitStress",
+            dependencies: ["ExecStressScenarios"],
+            path: "Tests/ExecKitStress",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ExecStressTests",
+            dependencies: ["ExecStressScenarios", "ExecKitStress", "ExecTestSupport"],
+            swiftSettings: strictSettings
+        ),
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",

@@ -83,7 +83,9 @@ import Testing
         #expect(await launcher.task { "launched" }.value == "launched")
         let throwing = launcher.task { () async throws -> Int in throw CancellationError() }
         await #expect(throws: CancellationError.self) { try await throwing.value }
-        let mayThrow: Task<Int, any Error> = Exec.direct.task { try await Task.sleep(for: .milliseconds(1)); return 3 }
+        let mayThrow: Task<Int, any Error> = Exec.direct.task {
+            try await Task.sleep(for: .milliseconds(1)); return 3
+        }
         #expect(try await mayThrow.value == 3)
     }
 

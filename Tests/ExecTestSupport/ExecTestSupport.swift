@@ -47,7 +47,11 @@ private final class ThreadBody {
     init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }
 
-private func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
+/// Starts a new POSIX thread that runs `body`, and returns at once.
+///
+/// A thread of its own, not a Dispatch worker: code that blocks there (waiting on a semaphore, say) takes no thread
+/// from libdispatch's pools, where Swift's global executor also runs on Linux.
+package func startDetachedThread(_ body: @escaping @Sendable () -> Void) {
     let argument = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     #if canImport(Darwin)
     var thread: pthread_t?
@@ -88,6 +92,10 @@ package final class AtomicCounters: @unchecked Sendable {
     /// Adds one to counter `index` and returns its new value.
     @discardableResult
     package func increment(_ index: Int) -> Int { base[index].add(1, ordering: .relaxed).newValue }
+
+    /// Subtracts one from counter `index` and returns its new value.
+    @discardableResult
+    package func decrement(_ index: Int) -> Int { base[index].subtract(1, ordering: .relaxed).newValue }
 
     /// Stores `value` in counter `index` and returns what it held.
     package func exchange(_ index: Int, _ value: Int) -> Int { base[index].exchange(value, ordering: .relaxed) }
