@@ -7,6 +7,7 @@ typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Void) -> V
 ///
 /// - Cost: one closure allocation per job (it carries the job into the context), besides what the context's
 ///   `invokeAsync` costs.
+/// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
 final class ContextTaskExecutor: TaskExecutor {
     private let submit: JobSubmission
 
@@ -29,6 +30,8 @@ final class ContextTaskExecutor: TaskExecutor {
 ///
 /// Whoever hands out its `UnownedSerialExecutor` must keep it alive for as long as an actor may use it: the context
 /// object that owns it. (A private queue's executor is ``QueueSerialExecutor``, which the queue keeps.)
+///
+/// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
 final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
     private let isCurrent: @Sendable () -> Bool

@@ -14,7 +14,11 @@ extension Exec {
     ///   access. A `.queue` returns a new executor (one allocation) that keeps the queue alive for as long as a task
     ///   uses it, so `Exec.asyncQueue().task { … }` is safe with no other reference to the context. A ``custom(_:)``
     ///   context answers for itself.
-    /// - Cost per job: one closure allocation, plus the context's `invokeAsync`.
+    /// - Cost per job: on the main, global and `.queue` cases, one allocation (a two-word box handed to
+    ///   `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, one closure allocation plus the context's
+    ///   `invokeAsync`.
+    /// - Priority: a job runs at the QoS of the context's queue; its own priority is not passed on (see
+    ///   ``unownedSerialExecutor`` for actors).
     public var taskExecutor: any TaskExecutor {
         if let replacement = overridden { return replacement.taskExecutor }
         switch self {
@@ -49,6 +53,9 @@ extension Exec {
     ///   `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
     /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
     ///
+    /// - Priority: a job runs at the QoS of the context's queue; its own priority is not passed on, because
+    ///   `dispatch_async_f` takes none and a block carrying one would cost an allocation per job. A high-priority task
+    ///   waiting on the actor does not speed up the queue's jobs either (no priority escalation).
     /// - Lifetime: the executor lives as long as the queue or context object it belongs to. Keep the context (as the
     ///   example does) for as long as the actor lives; an `UnownedSerialExecutor` does not keep anything alive.
     /// - Precondition: the context is serial. A concurrent context (``direct``, the global-queue cases, a

@@ -4,6 +4,7 @@ extension ExecutionContext {
     /// A new `TaskExecutor` that runs every job through this context's ``invokeAsync(_:)``, keeping the context alive.
     ///
     /// - Cost: one allocation per access, and one closure allocation per job.
+    /// - Priority: `invokeAsync` takes none, so a job's priority is not passed on.
     public var taskExecutor: any TaskExecutor {
         ContextTaskExecutor(context: self)
     }

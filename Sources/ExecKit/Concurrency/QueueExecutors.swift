@@ -17,8 +17,8 @@ final class QueueExecutors: Sendable {
 
     /// A task executor that runs jobs on `queue`, recorded as inside it (so re-entry is judged right inside them), and
     /// keeps the queue alive for as long as a task uses it.
-    static func taskExecutor(for queue: DispatchQueue) -> ContextTaskExecutor {
-        ContextTaskExecutor { run in queue.async { EnteredContexts.entering(queue, run) } }
+    static func taskExecutor(for queue: DispatchQueue) -> QueueTaskExecutor {
+        QueueTaskExecutor(queue: queue, recordsEntry: true)
     }
 
     private static let attachment = QueueAttachment<QueueExecutors>()

@@ -2,7 +2,7 @@
 
 /// One task executor per shared queue, made once: `Exec.utility.taskExecutor` allocates nothing.
 enum SharedExecutors {
-    static let main = ContextTaskExecutor { run in GlobalQueues.main.async(execute: run) }
+    static let main = QueueTaskExecutor(queue: GlobalQueues.main, recordsEntry: false)
     static let mainOrdered = ContextTaskExecutor { run in MainOrderedQueue.enqueue(run) }
     static let userInteractive = onQueue(GlobalQueues.userInteractive)
     static let userInitiated = onQueue(GlobalQueues.userInitiated)
@@ -10,8 +10,8 @@ enum SharedExecutors {
     static let utility = onQueue(GlobalQueues.utility)
     static let background = onQueue(GlobalQueues.background)
 
-    private static func onQueue(_ queue: DispatchQueue) -> ContextTaskExecutor {
-        ContextTaskExecutor { run in queue.async(execute: run) }
+    private static func onQueue(_ queue: DispatchQueue) -> QueueTaskExecutor {
+        QueueTaskExecutor(queue: queue, recordsEntry: false)
     }
 }
 

@@ -22,9 +22,12 @@
 //              for the latter) | queueActorCall,
 //              defaultActorCall (CONTEXT ignored): the peers, an actor on the smallest hand-written executor on a
 //              private queue (one `async` per job), and a default actor
+//   taskStart: a task on the global executor starts N tasks on CONTEXT's task executor, one after another, and awaits
+//              each one's value (CONTEXT: direct, default or utility) | handWrittenTaskStart: the peer, the same tasks
+//              on the smallest hand-written TaskExecutor on the same global queue (one `async` per job)
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
-//   CONTEXT:   direct | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
+//   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
 import ExecKit
@@ -54,6 +57,16 @@ final class MinimalQueueExecutor: SerialExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+}
+
+/// The smallest task executor on a global queue: each job is one `async`. The peer of ExecKit's task executors.
+final class MinimalTaskExecutor: TaskExecutor {
+    let queue: DispatchQueue
+    init(queue: DispatchQueue) { self.queue = queue }
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
@@ -264,6 +277,19 @@ extension Duration {
             finished.signal()
         }
         finished.wait()
+    case "taskStart", "handWrittenTaskStart":  // N tasks started on a task executor, each awaited (see the usage)
+        let finished = DispatchSemaphore(value: 0)
+        let executor: any TaskExecutor =
+            operation == "taskStart"
+            ? context.taskExecutor
+            : MinimalTaskExecutor(queue: { if case .utility = context { .global(qos: .utility) } else { .global() } }())
+        Task {
+            var total = 0
+            for _ in 0..<count { total &+= await Task(executorPreference: executor) { 1 }.value }
+            counter.value &+= total
+            finished.signal()
+        }
+        finished.wait()
     case "coordinator":
         let coordinator = TestCoordinator(recordsCallSites: false)
         var state: UInt64 = 1
@@ -295,6 +321,7 @@ case "mainElsewhere":
         exit(0)
     }
     while true { sleep(60) }
+case "default": run(.default)
 case "utility": run(.utility)
 case "asyncQueue":
     let queue = Exec.asyncQueue()

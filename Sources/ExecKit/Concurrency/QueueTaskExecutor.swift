@@ -1,0 +1,67 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import CExecDispatchShims
+import Dispatch
+import ExecDispatch
+
+/// The `TaskExecutor` of a Dispatch queue: the main queue, a global queue, or a private queue (whose jobs are then
+/// recorded as inside it, so re-entry is judged right inside them).
+///
+/// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
+///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
+///   find the queue's `dispatch_queue_t`). No allocation would need the job's executor-private words, which Swift 6.3
+///   offers only as experimental SPI.
+/// - Priority: a job runs at the QoS of the queue, whatever its priority: `dispatch_async_f` takes no QoS, and a
+///   block carrying one would cost an allocation per job. (On Linux, QoS classes choose a pool of workers, not the
+///   threads' scheduling priority.)
+/// - Lifetime: a task keeps its executor, and the executor keeps the queue, so a task on `Exec.asyncQueue()` needs no
+///   other reference to its context. Each box keeps the executor until its job has run.
+final class QueueTaskExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+    /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
+    /// `queue.async`). `nonisolated(unsafe)`: immutable, and it names a thread-safe libdispatch object.
+    nonisolated(unsafe) private let rawQueue: UnsafeRawPointer?
+    /// The queue's key in the entered-queue record, for a private queue; `nil` for the main and global queues.
+    private let entryKey: EnteredContexts.Key?
+
+    /// - Parameter recordsEntry: Whether jobs run recorded as inside `queue` (for private queues).
+    init(queue: DispatchQueue, recordsEntry: Bool) {
+        self.queue = queue
+        rawQueue = RawQueueIdentity.queuePointer(of: queue)
+        entryKey = recordsEntry ? EnteredContexts.Key(queue) : nil
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
+        let job = UnownedJob(job)
+        guard let rawQueue else {
+            return queue.async { self.run(job) }
+        }
+        let box = Unmanaged.passRetained(QueuedTaskJob(job: job, executor: self)).toOpaque()
+        execkit_dispatch_async_f(rawQueue, box, runQueuedTaskJob)
+    }
+
+    /// Runs `job` on this executor, on the queue.
+    fileprivate func run(_ job: UnownedJob) {
+        guard let entryKey else { return job.runSynchronously(on: asUnownedTaskExecutor()) }
+        EnteredContexts.entering(entryKey) { job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+}
+
+/// A job on its way through libdispatch: the context pointer that `dispatch_async_f` hands back.
+private final class QueuedTaskJob {
+    let job: UnownedJob
+    let executor: QueueTaskExecutor
+
+    init(job: UnownedJob, executor: QueueTaskExecutor) {
+        self.job = job
+        self.executor = executor
+    }
+}
+
+/// The C function libdispatch calls on the queue: runs the job, then frees its box.
+private func runQueuedTaskJob(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    let queued = Unmanaged<QueuedTaskJob>.fromOpaque(context).takeRetainedValue()
+    queued.executor.run(queued.job)
+}
