@@ -33,7 +33,7 @@ public protocol TaskLauncher: Sendable {
 }
 
 extension TaskLauncher {
-    /// Starts a task with no explicit priority; see ``task(priority:_:)-(_,()->Success)``.
+    /// Starts a task with no explicit priority; see `task(priority:_:)`.
     @discardableResult
     public func task<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<
         Success, any Error
@@ -86,7 +86,7 @@ extension ExecutionContext {
     }
 
     /// Starts a task whose jobs run in this context, for an operation that cannot throw; see
-    /// ``task(priority:_:)-(_,()->Success)``.
+    /// `task(priority:_:)`.
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,

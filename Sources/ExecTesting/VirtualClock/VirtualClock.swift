@@ -8,7 +8,7 @@ import ExecKit
 /// Pass it where code takes `some Clock<Duration>`. A sleeping task resumes inside the `advance(by:)` or
 /// `advance(to:)` call that reaches its deadline, in deadline order with the coordinator's other work, provided the
 /// task runs on the coordinator (started with ``TestCoordinator/taskExecutor`` as its executor preference, or with
-/// ``TestCoordinator/task(priority:_:)``). A task that runs elsewhere is resumed on its own executor, asynchronously.
+/// `TestCoordinator.task(priority:_:)`). A task that runs elsewhere is resumed on its own executor, asynchronously.
 ///
 /// - Thread-safety: may be used from any thread.
 public struct VirtualClock: Clock {
