@@ -68,6 +68,7 @@ extension Exec {
     /// with other `sync` calls in between.
     ///
     /// A global queue has no identity; with a serial `type` it is a misuse that stops the program with a message.
+    @inline(__always)
     static func isInside(_ queue: DispatchQueue, as type: ExecutionType) -> Bool {
         if EnteredContexts.contains(queue) { return true }
         switch queue.currentness {

@@ -49,7 +49,9 @@ enum EnteredContexts {
     ///
     /// - Complexity: O(number of queues this thread is inside), usually zero to two.
     static func contains(_ queue: DispatchQueue) -> Bool {
-        contains(Key(queue))
+        // An empty record, the usual case, is answered before the queue's key is looked up.
+        guard execkit_entered_queue_record_head() != nil else { return false }
+        return contains(Key(queue))
     }
 
     /// Whether this thread is inside the queue whose key is `key`.
