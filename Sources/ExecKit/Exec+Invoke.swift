@@ -51,10 +51,11 @@ extension Exec {
         switch self {
         case .mainOrdered: MainOrderedQueue.enqueue(execute)
         case .custom(let context): context.invokeAsync(execute)
-        case .queue(let queue, .mutex):
+        case .queue(let queue, .mutex), .queue(let queue, .serialAsync), .queue(let queue, .conditionallyAsync):
             // Recorded, so that a block that arrived this way and then waits on another queue still counts as inside.
-            queue.async { EnteredContexts.entering(queue, execute) }
+            submit(execute, entering: queue)
         case .queue(let queue, _): queue.async(execute: execute)
+        case .main, .mainAsync: submit(execute, enteringQueue: RawQueues.main)
         default: submit(execute, to: rawQueue)
         }
     }
@@ -95,11 +96,17 @@ extension Exec {
             } else if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
-                submit(execute, to: RawQueues.main)
+                submit(execute, enteringQueue: RawQueues.main)
             }
         case .mainOrdered:
             if let replacement = overridden { replacement.invoke(execute) } else { MainOrderedQueue.invoke(execute) }
-        case .mainAsync, .interactive, .user, .default, .utility, .background:
+        case .mainAsync:
+            if let replacement = overridden {
+                replacement.invoke(execute)
+            } else {
+                submit(execute, enteringQueue: RawQueues.main)
+            }
+        case .interactive, .user, .default, .utility, .background:
             if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
@@ -109,10 +116,12 @@ extension Exec {
             context.invoke(execute)
         case .queue(let queue, let type):
             switch type {
-            case .serialAsync, .concurrentAsync:
+            case .serialAsync:
+                submit(execute, entering: queue)
+            case .concurrentAsync:
                 queue.async(execute: execute)
             case .conditionallyAsync:
-                if Self.isInside(queue, as: type) { execute() } else { queue.async(execute: execute) }
+                if Self.isInside(queue, as: type) { execute() } else { submit(execute, entering: queue) }
             case .mutex, .immediate:
                 invokeSync(execute)
             }

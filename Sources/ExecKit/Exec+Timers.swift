@@ -145,10 +145,15 @@ extension Exec {
         switch self {
         case .custom(let context):
             context.invoke(after: delay, execute)
-        case .queue(let queue, .mutex):
-            // Recorded as inside the queue, like every other way in, so re-entry is caught with a message.
+        case .queue(let queue, let type) where type.isSerial:
+            // Recorded as inside the queue, like every other way in: re-entry through another queue's `sync` is
+            // then caught with a message (a mutex) or runs inline (the asynchronous types).
             queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
                 EnteredContexts.entering(queue, execute)
+            }
+        case .main, .mainAsync, .mainOrdered:
+            GlobalQueues.main.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
+                EnteredContexts.entering(EnteredContexts.mainQueueKey, execute)
             }
         default:
             dispatchQueue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay), execute: execute)

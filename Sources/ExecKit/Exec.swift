@@ -125,10 +125,14 @@ public enum Exec: ExecutionContext {
     /// Whether the caller is running in this context now.
     ///
     /// - ``direct``: always `true` (its blocks run wherever the caller is).
-    /// - ``main``, ``mainAsync``, ``mainOrdered``: `DispatchQueue.isMainQueueCurrent` (ExecDispatch).
+    /// - ``main``, ``mainAsync``, ``mainOrdered``: `DispatchQueue.isMainQueueCurrent` (ExecDispatch), or inside a
+    ///   block that ExecKit ran on the main queue (or an `invokeSync` on it) with other queues' `sync` calls in between.
     /// - The global-queue cases: `false`; every queue targets a global queue, so the question has no useful answer.
-    /// - ``queue(_:_:)``: on the queue or one that targets it, through any depth, or inside an ExecKit `invokeSync` on
-    ///   it (with other queues' `sync` calls in between); a global queue with a concurrent type answers `false`.
+    /// - ``queue(_:_:)``: on the queue or one that targets it, through any depth, or, for a serial type, inside a block
+    ///   that ExecKit ran on it (through `invoke`, `invokeAsync`, `invokeSync`, `invoke(after:)`, a timer, a task or an
+    ///   actor job) with other queues' `sync` calls in between, including ExecKit's `invokeSync` on another queue,
+    ///   whose block counts as inside every queue its waiting caller is inside. A global queue with a concurrent type
+    ///   answers `false`.
     /// - ``custom(_:)``: the context's own ``ExecutionContext/isCurrent``.
     ///
     /// - Guarantee: never a false positive. The answer does not depend on what was asked before.
@@ -138,7 +142,9 @@ public enum Exec: ExecutionContext {
         switch self {
         case .direct: return true
         case .main, .mainAsync, .mainOrdered:
-            if DispatchQueue.isMainQueueCurrent { return true }
+            if DispatchQueue.isMainQueueCurrent || EnteredContexts.contains(EnteredContexts.mainQueueKey) {
+                return true
+            }
             return overridden?.isCurrent ?? false
         case .interactive, .user, .default, .utility, .background: return false
         case .custom(let context): return context.isCurrent

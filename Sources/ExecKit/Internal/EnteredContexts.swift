@@ -57,6 +57,7 @@ enum EnteredContexts {
     /// Whether this thread is inside the queue whose key is `key`.
     static func contains(_ key: Key) -> Bool {
         var next = execkit_entered_queue_record_head()
+        if next == nil { return false }
         while let pointer = next {
             let entry = pointer.assumingMemoryBound(to: Entry.self).pointee
             if entry.key == key { return true }
@@ -74,11 +75,28 @@ enum EnteredContexts {
     ///
     /// The caller must keep the queue alive until this returns (see ``Key``).
     static func entering<Return>(_ key: Key, _ body: () throws -> Return) rethrows -> Return {
-        let outer = execkit_entered_queue_record_head()
+        try entering(key, after: currentRecord, body)
+    }
+
+    /// A thread's record: the innermost entry, linked to the outer ones (`nil` when empty). Its entries live in the
+    /// frames of the calls that made them.
+    typealias Record = UnsafeMutableRawPointer?
+
+    /// This thread's record now.
+    static var currentRecord: Record { execkit_entered_queue_record_head() }
+
+    /// Runs `body` with the queue whose key is `key` recorded as entered, inside `outer`: this thread's own record,
+    /// or, for a block that another thread waits for (a `sync`), that thread's record, so the block counts as inside
+    /// every queue its waiting caller is inside. Restores this thread's own record afterwards.
+    ///
+    /// The caller must keep the queue alive until this returns (see ``Key``), and the entries of `outer` too (a
+    /// waiting thread's frames do stay).
+    static func entering<Return>(_ key: Key, after outer: Record, _ body: () throws -> Return) rethrows -> Return {
+        let own = execkit_entered_queue_record_head()
         var entry = Entry(key: key, outer: outer)
         return try withUnsafeMutablePointer(to: &entry) { pointer in
             execkit_set_entered_queue_record_head(pointer)
-            defer { execkit_set_entered_queue_record_head(outer) }
+            defer { execkit_set_entered_queue_record_head(own) }
             return try body()
         }
     }

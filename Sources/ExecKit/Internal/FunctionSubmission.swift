@@ -42,6 +42,43 @@ private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
     Unmanaged<SubmittedWork>.fromOpaque(context).takeRetainedValue().body()
 }
 
+/// Runs `body` asynchronously on `queue` (a `dispatch_queue_t`: the main queue, or a private serial queue), recorded in
+/// ``EnteredContexts`` as inside that queue: a block that enters a queue this way and then waits on another queue's
+/// `sync` still counts as inside it, as one that entered through `invokeSync` does.
+///
+/// - Ordering and QoS: as `dispatch_async`. Cost: one allocation, as ``submit(_:to:)``; the record is a thread-local
+///   load and two stores.
+func submit(_ body: @escaping @Sendable () -> Void, enteringQueue queue: UnsafeRawPointer) {
+    let context = Unmanaged.passRetained(SubmittedEntry(body, key: EnteredContexts.Key(raw: queue))).toOpaque()
+    execkit_dispatch_async_f(queue, context, runSubmittedEntry)
+}
+
+/// Runs `body` asynchronously on `queue`, recorded as inside it; see ``submit(_:enteringQueue:)``.
+func submit(_ body: @escaping @Sendable () -> Void, entering queue: DispatchQueue) {
+    guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
+        return queue.async { EnteredContexts.entering(queue, body) }
+    }
+    submit(body, enteringQueue: rawQueue)
+}
+
+/// A closure on its way through libdispatch, with the key of the queue it enters.
+private final class SubmittedEntry {
+    let body: @Sendable () -> Void
+    let key: EnteredContexts.Key
+    init(_ body: @escaping @Sendable () -> Void, key: EnteredContexts.Key) {
+        self.body = body
+        self.key = key
+    }
+}
+
+/// The C function libdispatch calls for ``submit(_:enteringQueue:)``, on the queue, which libdispatch keeps alive
+/// until this returns.
+private func runSubmittedEntry(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    let work = Unmanaged<SubmittedEntry>.fromOpaque(context).takeRetainedValue()
+    EnteredContexts.entering(work.key, work.body)
+}
+
 /// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
 /// the block. The closure and the queue's key travel in a frame of this function, whose address libdispatch
 /// hands back to a C function, so no block is copied and the queue is not retained (the caller's reference keeps it
@@ -51,12 +88,15 @@ private func runSubmittedWork(_ context: UnsafeMutableRawPointer?) {
 /// - Ordering: as `dispatch_sync`, which `DispatchQueue.sync` calls (on a serial queue: after every block submitted
 ///   before it, and exclusively).
 func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
+    // The caller's record, which the block continues: the caller waits until it has run, so its entries stay valid,
+    // and the block may run on another thread (the main queue's, for one).
+    let callerRecord = EnteredContexts.currentRecord
     guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
-        return queue.sync { EnteredContexts.entering(queue, body) }
+        return queue.sync { EnteredContexts.entering(EnteredContexts.Key(queue), after: callerRecord, body) }
     }
     // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
     withoutActuallyEscaping(body) { body in
-        var work = SyncWork(key: EnteredContexts.Key(raw: rawQueue), body: body)
+        var work = SyncWork(key: EnteredContexts.Key(raw: rawQueue), callerRecord: callerRecord, body: body)
         withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
     }
 }
@@ -65,11 +105,13 @@ func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
 private struct SyncWork {
     /// The queue's key, not the queue: the caller holds the queue, and a reference here would be retained.
     let key: EnteredContexts.Key
+    /// The entered-queue record of the thread that waits for the block.
+    let callerRecord: EnteredContexts.Record
     let body: () -> Void
 }
 
 /// The C function libdispatch calls for ``syncRecordingEntry(on:_:)``, on the queue.
 private func runSyncWork(_ context: UnsafeMutableRawPointer?) {
     guard let work = context?.assumingMemoryBound(to: SyncWork.self) else { return }
-    EnteredContexts.entering(work.pointee.key, work.pointee.body)
+    EnteredContexts.entering(work.pointee.key, after: work.pointee.callerRecord, work.pointee.body)
 }

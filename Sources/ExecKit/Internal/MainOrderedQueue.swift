@@ -27,7 +27,7 @@ enum MainOrderedQueue {
         GlobalQueues.main.async {
             // Decrement first, so a block this one invokes runs inline when nothing else is waiting.
             pending.wrappingSubtract(1, ordering: .releasing)
-            execute()
+            EnteredContexts.entering(EnteredContexts.mainQueueKey, execute)
         }
     }
 }

@@ -8,7 +8,7 @@ extension TimerEngine {
     /// The main queue's timers (`.main`, `.mainAsync`, `.mainOrdered`, and `.queue(.main, serialType)`), fired one at
     /// a time in deadline order.
     static let main = TimerEngine(
-        sharedQueue: GlobalQueues.main, firing: .serial, recordsEntry: false, releasesSourceWhenIdle: false)
+        sharedQueue: GlobalQueues.main, firing: .serial, recordsEntry: true, releasesSourceWhenIdle: false)
     static let userInteractive = TimerEngine(
         sharedQueue: GlobalQueues.userInteractive, firing: .concurrent, recordsEntry: false,
         releasesSourceWhenIdle: false)
