@@ -32,7 +32,8 @@ enum TimerScenarios {
     }
 
     /// `rounds` one-shot timers at random intervals under 3 ms: each fires exactly once, never early, in its context.
-    /// Every fourth is cancelled right away with a 1 s interval, and must never fire.
+    /// Every fourth is cancelled right away with a 100 ms interval, and must not have fired 150 ms after the last one
+    /// was scheduled.
     private static func singleTimers(_ rounds: Int, on stressContext: StressContext) throws -> String {
         let context = stressContext.make()
         var random = SplitMix64(seed: 0x5349_4E47_4C45)
@@ -45,7 +46,7 @@ enum TimerScenarios {
         lifetimes.reserveCapacity(rounds)
         for index in 0..<rounds {
             let cancelled = index % 4 == 0
-            let nanoseconds = cancelled ? 1_000_000_000 : random.next() % 3_000_000
+            let nanoseconds = cancelled ? 100_000_000 : random.next() % 3_000_000
             let start = DispatchTime.now().uptimeNanoseconds
             let lifetime = context.singleTimer(interval: .nanoseconds(nanoseconds)) {
                 if DispatchTime.now().uptimeNanoseconds - start < nanoseconds { early.increment(0) }
@@ -56,7 +57,13 @@ enum TimerScenarios {
             if cancelled { lifetime.cancel() }
             lifetimes.append(lifetime)
         }
+        let lastScheduled = DispatchTime.now()
         try check(fired.wait(), "only \(fired.count) of \(kept) timers fired within 60 s")
+        // Past the cancelled timers' deadline: one whose cancel did not take would have fired by now.
+        let pastCancelled = lastScheduled + .milliseconds(150)
+        if DispatchTime.now() < pastCancelled {
+            usleep(UInt32((pastCancelled.uptimeNanoseconds - DispatchTime.now().uptimeNanoseconds) / 1_000))
+        }
         // Anything that would run twice, or run after its cancellation, has had a moment to do so.
         let settle = DispatchSemaphore(value: 0)
         context.invokeAsync { settle.signal() }
@@ -82,17 +89,18 @@ enum TimerScenarios {
         let running = AtomicCounters(count: count)
         let cancelledInside = AtomicCounters(count: count)
         let problems = AtomicCounters(count: 3)  // self-overlaps, context overlaps, runs after cancel
-        let contextCounter = UnguardedCounter()
+        let contextOverlaps = OverlapDetector()
         let warmedUp = Countdown(count)
         var lifetimes: [any Lifetime] = []
         for index in 0..<count {
             lifetimes.append(
                 context.periodicTimer(interval: .milliseconds(1)) {
                     if running.increment(index) > 1 { problems.increment(0) }
-                    if stressContext.isSerial { contextCounter.increment() }
+                    if stressContext.isSerial { contextOverlaps.enter() }
                     if cancelledInside.value(index) != 0 { problems.increment(2) }
                     if ticks.increment(index) == 5 { warmedUp.arrive() }
                     usleep(2_000)  // longer than the period: the next tick comes while this run is under way
+                    if stressContext.isSerial { contextOverlaps.leave() }
                     running.decrement(index)
                 })
         }
@@ -119,8 +127,8 @@ enum TimerScenarios {
         _ = settled.wait(timeout: .now() + 10)
         try check(problems.value(0) == 0, "\(problems.value(0)) runs overlapped another run of the same timer")
         try check(
-            contextCounter.overlapCount == 0,
-            "\(contextCounter.overlapCount) handlers ran beside another on serial \(stressContext.name)")
+            contextOverlaps.count == 0,
+            "\(contextOverlaps.count) handlers ran beside another on serial \(stressContext.name)")
         try check(problems.value(2) == 0, "\(problems.value(2)) handlers ran after cancel() returned inside")
         if !stressContext.isSerial {
             // Outside the context, a firing already started may finish, and none starts later.
@@ -227,7 +235,9 @@ enum TimerScenarios {
                 try check(onMain.value(0) == 1, "round \(round): a \(type) main-queue timer fired off the main queue")
                 withExtendedLifetime(timer) {}
             }
-            usleep(150_000)  // longer than an idle engine keeps its source: the next round makes a new one
+            // Longer than an idle private-queue engine keeps its source, so the next round makes a new one (the
+            // `.concurrentAsync` context's engine; the serial types share the main queue's engine, kept for good).
+            usleep(150_000)
         }
         return "4 rounds of main-queue timers of \(types.count) types, each after the engines went idle"
     }
@@ -249,21 +259,26 @@ enum TimerScenarios {
         for batch in 0..<batches {
             let order = LockedBox<[Int]>([])
             let arrived = Countdown(pairsPerBatch)
-            var lifetimes: [any Lifetime] = []
-            for pair in 0..<pairsPerBatch {
-                // Equal intervals, so the deadlines follow the scheduling order: A then B of each pair, pair by pair.
-                let victim = LockedBox<(any Lifetime)?>(nil)
-                lifetimes.append(
-                    serial.singleTimer(interval: .milliseconds(2), leeway: .zero) {
-                        order.withLock { $0.append(pair) }
-                        victim.withLock { $0?.cancel() }
-                        arrived.arrive()
-                    })
-                let cancelledByA = serial.singleTimer(interval: .milliseconds(2), leeway: .zero) {
-                    lateRuns.increment(0)
+            // Scheduled from inside the queue, which the serial engine fires on: nothing fires before every pair is
+            // scheduled and wired, however long this thread is descheduled meanwhile.
+            let lifetimes = serial.invokeSync { () -> [any Lifetime] in
+                var lifetimes: [any Lifetime] = []
+                for pair in 0..<pairsPerBatch {
+                    // Equal intervals, so the deadlines follow the scheduling order: A then B of each pair, pair by pair.
+                    let victim = LockedBox<(any Lifetime)?>(nil)
+                    lifetimes.append(
+                        serial.singleTimer(interval: .milliseconds(2), leeway: .zero) {
+                            order.withLock { $0.append(pair) }
+                            victim.withLock { $0?.cancel() }
+                            arrived.arrive()
+                        })
+                    let cancelledByA = serial.singleTimer(interval: .milliseconds(2), leeway: .zero) {
+                        lateRuns.increment(0)
+                    }
+                    victim.withLock { $0 = cancelledByA }
+                    lifetimes.append(cancelledByA)
                 }
-                victim.withLock { $0 = cancelledByA }
-                lifetimes.append(cancelledByA)
+                return lifetimes
             }
             try check(arrived.wait(), "batch \(batch): only \(arrived.count) of \(pairsPerBatch) timers fired")
             let fired = order.withLock { $0 }

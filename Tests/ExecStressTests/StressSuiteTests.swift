@@ -15,7 +15,7 @@ import Testing
     static let rounds = isThreadSanitizerActive ? 2_000 : 20_000
 
     @Test(arguments: StressScenarios.all.map(\.name))
-    func scenarioKeepsEveryPromise(_ name: String) throws {
+    func scenarioKeepsEveryPromise(_ name: String) async throws {
         let driver = try #require(siblingExecutable(named: "ExecKitStress"), "build the ExecKitStress product first")
         let process = Process()
         process.executableURL = driver
@@ -24,8 +24,15 @@ import Testing
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // Waited for on a thread of its own: blocking one of Swift Concurrency's few threads per running scenario
+        // would stall every other test of this process.
+        let printed = await withCheckedContinuation { continuation in
+            startDetachedThread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: String(decoding: data, as: UTF8.self))
+            }
+        }
         let crashed = process.terminationReason == .uncaughtSignal
         #expect(!crashed, "\(name) crashed with signal \(process.terminationStatus):\n\(printed)")
         #expect(process.terminationStatus == 0 || crashed, "\(name) failed:\n\(printed)")

@@ -17,8 +17,8 @@ extension Exec {
     /// - Cost per job: on the main, global and `.queue` cases, one allocation (a two-word box handed to
     ///   `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, one closure allocation plus the context's
     ///   `invokeAsync`.
-    /// - Priority: a job runs at the QoS of the context's queue; its own priority is not passed on (see
-    ///   ``unownedSerialExecutor`` for actors).
+    /// - Priority: a job's own priority is not passed on; it runs at the QoS libdispatch gives the submission (the
+    ///   queue's, or on Apple platforms the submitting thread's where a private queue has none).
     public var taskExecutor: any TaskExecutor {
         if let replacement = overridden { return replacement.taskExecutor }
         switch self {
@@ -53,7 +53,7 @@ extension Exec {
     ///   `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
     /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
     ///
-    /// - Priority: a job runs at the QoS of the context's queue; its own priority is not passed on, because
+    /// - Priority: a job's own priority is not passed on (it runs at the QoS libdispatch gives the submission), because
     ///   `dispatch_async_f` takes none and a block carrying one would cost an allocation per job. A high-priority task
     ///   waiting on the actor does not speed up the queue's jobs either (no priority escalation).
     /// - Lifetime: the executor lives as long as the queue or context object it belongs to. Keep the context (as the

@@ -10,8 +10,9 @@ import ExecDispatch
 /// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
 ///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
 ///   find the `dispatch_queue_t`). Measured in `Benchmarks/README.md` (actor calls).
-/// - Priority: a job runs at the queue's QoS; its own priority is not passed on (`dispatch_async_f` takes none, and a
-///   block carrying one would cost an allocation per job).
+/// - Priority: a job's own priority is not passed on (`dispatch_async_f` takes none, and a block carrying one would
+///   cost an allocation per job): it runs at the QoS libdispatch gives the submission, the queue's own, or where the
+///   queue has none, on Apple platforms, the submitting thread's.
 /// - Lifetime: the queue keeps this executor (``QueueExecutors`` is a queue-specific value), so the executor holds
 ///   the queue unowned. Whoever hands out its `UnownedSerialExecutor` must keep the queue alive for as long as an actor
 ///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and

@@ -11,9 +11,10 @@ import ExecDispatch
 ///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
 ///   find the queue's `dispatch_queue_t`). No allocation would need the job's executor-private words, which Swift 6.3
 ///   offers only as experimental SPI.
-/// - Priority: a job runs at the QoS of the queue, whatever its priority: `dispatch_async_f` takes no QoS, and a
-///   block carrying one would cost an allocation per job. (On Linux, QoS classes choose a pool of workers, not the
-///   threads' scheduling priority.)
+/// - Priority: a job's own priority is not passed on: `dispatch_async_f` takes no QoS, and a block carrying one would
+///   cost an allocation per job. The job runs at the QoS libdispatch gives the submission: a global queue's, a private
+///   queue's own, or where it has none, on Apple platforms, the submitting thread's. (On Linux, QoS classes choose a
+///   pool of workers, not the threads' scheduling priority.)
 /// - Lifetime: a task keeps its executor, and the executor keeps the queue, so a task on `Exec.asyncQueue()` needs no
 ///   other reference to its context. Each box keeps the executor until its job has run.
 final class QueueTaskExecutor: TaskExecutor {

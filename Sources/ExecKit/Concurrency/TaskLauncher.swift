@@ -51,6 +51,9 @@ extension TaskLauncher {
     /// existed do): `operation` runs through the throwing form, and the returned task waits for it and passes its
     /// cancellation on.
     ///
+    /// - Precondition: the launcher's throwing form throws only what its operation throws. One that throws by itself
+    ///   (checking cancellation before it starts the operation, say) stops the program with a message here, since
+    ///   this task has no value to return; such a launcher must implement this requirement itself.
     /// - Cost: a second task. A launcher of your own should implement this requirement itself.
     @discardableResult
     public func task<Success: Sendable>(
@@ -63,7 +66,9 @@ extension TaskLauncher {
                 do {
                     return try await inner.value
                 } catch {
-                    preconditionFailure("ExecKit: a task whose operation cannot throw threw \(error)")
+                    preconditionFailure(
+                        "ExecKit: \(Self.self).task(priority:_:) threw \(error) for an operation that cannot throw. "
+                            + "Implement the non-throwing task(priority:_:) requirement in \(Self.self).")
                 }
             } onCancel: {
                 inner.cancel()

@@ -28,6 +28,8 @@ enum EnteredContexts {
         init(_ queue: DispatchQueue) {
             if let raw = RawQueueIdentity.queuePointer(of: queue) {
                 address = UInt(bitPattern: raw)
+            } else if queue.isMainQueue {
+                address = UInt(bitPattern: execkit_main_queue())  // every wrapper of the main queue, one key
             } else {
                 address = UInt(bitPattern: Unmanaged.passUnretained(queue).toOpaque())
             }

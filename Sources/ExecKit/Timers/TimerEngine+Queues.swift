@@ -38,10 +38,10 @@ extension TimerEngine {
     ///   order, and not after `cancel()` returned inside the queue.
     /// - Cost: one queue-specific look-up once attached.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {
+        if serial && queue.isMainQueue { return .main }  // a pointer comparison, before the costlier look-ups
         let engines = serial ? serialQueueEngines : concurrentQueueEngines
         if let engine = engines.object(on: queue) { return engine }
         if queue.isGlobalQueue { return nil }
-        if serial && queue.isMainQueue { return .main }
         return attaching.sync {
             if let engine = engines.object(on: queue) { return engine }
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
