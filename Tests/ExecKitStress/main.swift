@@ -6,10 +6,11 @@
 //   ExecKitStress run NAME [ROUNDS]        runs one scenario in this process (default 20,000 rounds)
 //   ExecKitStress all [ROUNDS] [FILTER]    runs every scenario (whose name contains FILTER) in a child process each,
 //                                          and ends with "N passed, N failed"
+//   ExecKitStress replay live|coordinator SEED   runs the random program of SEED alone and prints its trace
 //
 // A scenario that breaks a promise prints "FAIL name: what happened" and exits 1; one that hangs is stopped by a
-// watchdog after 300 s (exit 2); a crash shows as the child's signal. The main queue is serviced: this is an async
-// top-level program, whose main queue runs once it first suspends.
+// watchdog after 300 s (exit 2); a crash shows as the child's signal. Scenarios run in a task while the main thread
+// calls dispatchMain(), so the main queue is serviced on a worker thread, as in a server or command-line program.
 
 import Dispatch
 import ExecStressScenarios
@@ -31,7 +32,7 @@ func printFlushed(_ line: String) {
 }
 
 func usage() -> Never {
-    printFlushed("usage: ExecKitStress list | run NAME [ROUNDS] | all [ROUNDS] [FILTER]")
+    printFlushed("usage: ExecKitStress list | run NAME [ROUNDS] | all [ROUNDS] [FILTER] | replay live|coordinator SEED")
     exit(64)
 }
 
@@ -49,10 +50,8 @@ func runHere(_ name: String, rounds: Int) async -> Never {
     }
     watchdog.resume()
     let start = DispatchTime.now()
-    // Detached: not on the main actor, so that `.main` is reached from elsewhere, as most callers reach it.
-    let outcome = await Task.detached { () -> Result<String, any Error> in
-        do { return .success(try await scenario.run(rounds)) } catch { return .failure(error) }
-    }.value
+    let outcome: Result<String, any Error>
+    do { outcome = .success(try await scenario.run(rounds)) } catch { outcome = .failure(error) }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     switch outcome {
     case .success(let summary):
@@ -97,7 +96,22 @@ case "list":
 case "run":
     guard arguments.count >= 2 else { usage() }
     let rounds = arguments.count >= 3 ? Int(arguments[2]) ?? defaultRounds : defaultRounds
-    await runHere(arguments[1], rounds: rounds)
+    let name = arguments[1]
+    Task.detached { () async -> Void in await runHere(name, rounds: rounds) }
+    dispatchMain()
+case "replay":
+    guard arguments.count == 3, let seed = UInt64(arguments[2]), ["live", "coordinator"].contains(arguments[1]) else {
+        usage()
+    }
+    let live = arguments[1] == "live"
+    Task.detached { () async -> Void in
+        let (report, trace) =
+            live ? RandomProgramScenarios.runLive(seed: seed) : RandomProgramScenarios.runCoordinator(seed: seed)
+        for event in trace { printFlushed(event) }
+        printFlushed(report.map { "FAIL \($0)" } ?? "ok   seed \(seed): every promise held")
+        exit(report == nil ? 0 : 1)
+    }
+    dispatchMain()
 case "all":
     let rounds = arguments.count >= 2 ? Int(arguments[1]) ?? defaultRounds : defaultRounds
     runAll(rounds: rounds, filter: arguments.count >= 3 ? arguments[2] : "")

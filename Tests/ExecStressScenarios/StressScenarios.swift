@@ -5,7 +5,7 @@ package enum StressScenarios {
     /// All scenarios, in a fixed order.
     package static let all: [StressScenario] =
         PerformScenarios.all + TaskScenarios.all + CallbackScenarios.all + TimerScenarios.all
-        + NotificationScenarios.all + CoordinatorScenarios.all
+        + NotificationScenarios.all + CoordinatorScenarios.all + RandomProgramScenarios.all
 
     /// The scenario called `name`, or `nil`.
     package static func named(_ name: String) -> StressScenario? {

@@ -1,0 +1,186 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import ExecTestSupport
+import ExecTesting
+
+/// Runs random programs on a `TestCoordinator`'s contexts in virtual time, and holds the coordinator to its documented
+/// ordering through a reference model: "A `TestCoordinator` runs work in deadline order, ties in the order of
+/// scheduling (never hashes or threads), and only inside `runUntilIdle()`/`advance`" (README). Every block or timer the
+/// program schedules goes into the model with its deadline and a sequence number; each one that starts must be the
+/// model's earliest. Periodic timers are left out (the model knows one-shot work only).
+final class CoordinatorInterpreter: @unchecked Sendable {
+    // Unchecked: the coordinator runs everything on the one thread that calls `execute`; `model` is only touched there.
+    let coordinator: TestCoordinator
+    let pool: [ProgramContext]
+    let run: ProgramRun
+    private var model: [(token: Int, deadline: UInt64, sequence: Int)] = []
+    private var nextToken = 0
+    private var nextSequence = 0
+    private var kept: [any Lifetime] = []
+
+    init(seed: UInt64) {
+        coordinator = TestCoordinator(recordsCallSites: false)
+        pool = CoordinatorContexts.pool(coordinator)
+        run = ProgramRun(seed: seed)
+    }
+
+    private var now: UInt64 { coordinator.now.uptimeNanoseconds }
+
+    /// Runs `program`, advancing virtual time a millisecond at a time until nothing is pending (3 s of virtual time at
+    /// most), and returns the failure report, or `nil`.
+    func execute(_ program: RandomProgram) -> String? {
+        enter(program.root, in: nil, frame: Frame(holder: run.newHolder(), held: []), token: nil)
+        for _ in 0..<3_000 {
+            coordinator.runUntilIdle()
+            if run.isSettled && model.isEmpty { break }
+            coordinator.advance(by: .milliseconds(1))
+        }
+        if !run.isSettled || !model.isEmpty {
+            run.fail("work runs inside advance once its deadline is reached", "\(model.count) items never ran")
+        }
+        run.checkRunCounts()
+        kept.removeAll()
+        return run.report()
+    }
+
+    // MARK: - The model
+
+    /// Puts a piece of work due `delay` from now into the model; returns its token.
+    private func schedule(after delay: UInt64 = 0) -> Int {
+        defer {
+            nextToken += 1
+            nextSequence += 1
+        }
+        model.append((nextToken, now + delay, nextSequence))
+        return nextToken
+    }
+
+    /// The work of `token` starts: it must be the model's earliest, and due.
+    private func starts(_ token: Int, _ what: String) {
+        guard
+            let earliest = model.indices.min(by: {
+                (model[$0].deadline, model[$0].sequence) < (model[$1].deadline, model[$1].sequence)
+            })
+        else {
+            run.fail("work runs once, as scheduled", "\(what) started but the model had nothing pending")
+            return
+        }
+        let expected = model[earliest]
+        if expected.token != token || expected.deadline > now {
+            run.fail(
+                "deadline order, ties in the order of scheduling",
+                "\(what) started at \(now) ns; the earliest pending was #\(expected.token) due at \(expected.deadline)")
+        }
+        model.removeAll { $0.token == token }
+    }
+
+    private func cancelled(_ token: Int) { model.removeAll { $0.token == token } }
+
+    // MARK: - Bodies and steps
+
+    private func enter(_ body: RandomProgram.Body, in context: Int?, frame: Frame, token: Int?) {
+        let name = context.map { pool[$0].name } ?? "no context"
+        if let token { starts(token, "b\(body.id) in \(name)") }
+        run.ran(body.id)
+        run.log("t=\(now) b\(body.id) start in \(name)")
+        for step in body.steps { perform(step, frame: frame) }
+    }
+
+    private func freshFrame(in index: Int) -> Frame {
+        Frame(
+            holder: run.newHolder(),
+            held: pool[index].isSerial ? [.init(context: index, recorded: true, physical: true)] : [])
+    }
+
+    private func entering(_ index: Int, from frame: Frame) -> Frame {
+        var inner = frame
+        if pool[index].isSerial { inner.held.append(.init(context: index, recorded: true, physical: true)) }
+        return inner
+    }
+
+    private func mayWait(on index: Int, _ frame: Frame) -> Bool {
+        let context = pool[index]
+        guard context.isSerial, frame.held(group: context.group, in: pool) != nil else { return true }
+        return context.reentersInline
+    }
+
+    private func perform(_ step: RandomProgram.Step, frame: Frame) {
+        switch step {
+        case .probe:
+            for index in pool.indices where pool[index].isKnownByRecord {
+                let expected = frame.held(group: pool[index].group, in: pool) != nil
+                if pool[index].context.isCurrent != expected {
+                    run.fail(
+                        "isCurrent answers for the simulated queue", "\(pool[index].name).isCurrent is not \(expected)")
+                }
+            }
+        case .invokeAsync(let index, let body):
+            let token = schedule()
+            run.expectRuns(body.id, 1)
+            pool[index].context.invokeAsync {
+                self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
+            }
+        case .invoke(let index, let body):
+            guard mayWait(on: index, frame) || pool[index].kind != .mutexQueue else {
+                run.log("skip invoke(\(pool[index].name))")
+                return
+            }
+            run.expectRuns(body.id, 1)
+            let before = run.runCount(body.id)
+            let token = nextToken  // claimed below if the block was scheduled rather than run inline
+            nextToken += 1
+            let sequence = nextSequence
+            nextSequence += 1
+            let inline = LockedBox(true)
+            pool[index].context.invoke {
+                if inline.withLock({ $0 }) {
+                    self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
+                } else {
+                    self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
+                }
+            }
+            if run.runCount(body.id) == before {
+                inline.withLock { $0 = false }
+                model.append((token, now, sequence))
+            }
+        case .invokeSync(let index, let body):
+            guard mayWait(on: index, frame) else {
+                run.log("skip invokeSync(\(pool[index].name))")
+                return
+            }
+            run.expectRuns(body.id, 1)
+            pool[index].context.invokeSync {
+                self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
+            }
+        case .invokeAfter(let index, let milliseconds, let body):
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000)
+            run.expectRuns(body.id, 1)
+            pool[index].context.invoke(after: .milliseconds(milliseconds)) {
+                self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
+            }
+        case .singleTimer(let index, let milliseconds, let fate, let body):
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000)
+            if fate == .fires { run.expectRuns(body.id, 1) }
+            let lifetime = pool[index].context.singleTimer(interval: .milliseconds(milliseconds)) {
+                self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
+            }
+            switch fate {
+            case .fires: kept.append(lifetime)
+            case .cancelledAtOnce:
+                lifetime.cancel()
+                cancelled(token)
+            case .released: cancelled(token)
+            case .cancelledByALaterBlock:
+                let cancelToken = schedule()
+                pool[index].context.invokeAsync {
+                    self.starts(cancelToken, "the cancel of b\(body.id)'s timer")
+                    lifetime.cancel()
+                    self.cancelled(token)
+                }
+            }
+        case .periodicTimer:
+            break  // left out of coordinator programs
+        }
+    }
+}
