@@ -22,7 +22,8 @@ extension Exec {
     /// - ``direct``: a mutex (``MutexContext``, type ``ExecutionType/mutex``).
     /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them.
     /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a mutex, an asynchronous one gets a FIFO
-    ///   that hands it one block at a time.
+    ///   that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it gives the
+    ///   context's thread back between batches, so a block that keeps submitting more never holds one for good.
     /// - Contexts that are already serial are returned unchanged.
     ///
     /// Each call creates a new serial context; keep the result to serialize against it.

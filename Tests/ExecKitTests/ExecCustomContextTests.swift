@@ -53,6 +53,23 @@ import Testing
         #expect(context.invokeSync { context.invokeSync { 2 } } == 2, "a nested wait runs inline")
     }
 
+    @Test func serializedGivesTheThreadBackBetweenBatches() {
+        let wrapped = SubmissionCountingContext()
+        let context = Exec.custom(wrapped).serialized()
+        let done = DispatchSemaphore(value: 0)
+        @Sendable func chain(_ remaining: Int) {
+            guard remaining > 0 else {
+                done.signal()
+                return
+            }
+            context.invoke { chain(remaining - 1) }
+        }
+        chain(100)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        // Each block is queued while the one before it runs: a drain that kept its thread would submit once in all.
+        #expect(wrapped.submissions.load(ordering: .relaxed) == 100)
+    }
+
     @Test func serializedImmediateCustomContextIsAMutex() {
         let context = Exec.custom(CountingImmediateContext()).serialized()
         #expect(context.type == .mutex)
@@ -134,4 +151,16 @@ import Testing
         if case .default = Exec.direct.relativeAsync() {} else { Issue.record(".direct escapes to .default") }
         if case .mainAsync = Exec.main.relativeAsync() {} else { Issue.record(".main escapes to .mainAsync") }
     }
+}
+
+/// A concurrent context that counts the blocks handed to it.
+private final class SubmissionCountingContext: ExecutionContext {
+    let submissions = Atomic<Int>(0)
+    var type: ExecutionType { .concurrentAsync }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { invokeAsync(execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
+        submissions.add(1, ordering: .relaxed)
+        DispatchQueue.global().async(execute: execute)
+    }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().sync(execute: execute) }
 }

@@ -4,7 +4,8 @@ import ExecDispatch
 import Synchronization
 
 /// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context in
-/// batches, one batch at a time, so no two blocks run at once and they run in submission order.
+/// batches, one batch at a time, so no two blocks run at once and they run in submission order. Each batch is a
+/// submission of its own, so the wrapped context's thread is given back between batches.
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
     private let state = LockedBox(State())
@@ -60,21 +61,24 @@ final class SerializedContext: ExecutionContext {
         done.wait()
     }
 
+    /// Runs one batch (every block pending when it starts), then ends the drain or hands the rest to a fresh
+    /// submission on the wrapped context. Like a libdispatch serial queue, this gives the wrapped context's thread back
+    /// between batches: a block that keeps submitting more (a periodic timer, a chain of invokes) never holds one
+    /// thread of a shared pool for good. Costs one wrapped submission per batch while work keeps arriving.
     private func drain() {
         drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        while true {
-            let batch = state.withLock { state in
-                if state.pending.isEmpty {
-                    // Cleared under the lock that ends the drain: once another thread may start the next drain, this
-                    // thread must no longer count as the drainer (nor overwrite the next drainer later).
-                    drainingThread.store(0, ordering: .relaxed)
-                    state.isDraining = false
-                }
-                defer { state.pending.removeAll() }
-                return state.pending
-            }
-            if batch.isEmpty { return }
-            for block in batch { block() }
+        let batch = state.withLock { state in
+            defer { state.pending.removeAll() }
+            return state.pending
         }
+        for block in batch { block() }
+        let drainsAgain = state.withLock { state in
+            // Cleared under the lock that ends or hands on the drain: once another thread may run the next drain,
+            // this thread must no longer count as the drainer (nor overwrite the next drainer later).
+            drainingThread.store(0, ordering: .relaxed)
+            if state.pending.isEmpty { state.isDraining = false }
+            return state.isDraining
+        }
+        if drainsAgain { wrapped.invokeAsync { self.drain() } }
     }
 }
