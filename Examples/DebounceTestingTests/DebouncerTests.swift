@@ -14,7 +14,8 @@ import Testing
     /// A search field: `Debouncer<String>` with the search as its action, on the coordinator's simulated main queue.
     private func makeSearchField(on coordinator: TestCoordinator) -> Debouncer<String> {
         Debouncer(interval: .milliseconds(300), context: coordinator.main) { [searches] query in
-            searches.withLock { $0.append("\(query) at \(coordinator.now.uptimeNanoseconds / 1_000_000) ms") }
+            let milliseconds = Int(coordinator.elapsed / .milliseconds(1))
+            searches.withLock { $0.append("\(query) at \(milliseconds) ms") }
         }
     }
 
@@ -24,8 +25,9 @@ import Testing
         let field = makeSearchField(on: coordinator)
         // For an hour, every minute: type "swift" one letter per 100 ms, then stop.
         var expected: [String] = []
+        let start = coordinator.now
         for minute in 0..<60 {
-            coordinator.advance(to: DispatchTime(uptimeNanoseconds: UInt64(minute) * 60_000_000_000))
+            coordinator.advance(to: start + .seconds(minute * 60))
             for length in 1...5 {
                 field.send(String("swift".prefix(length)))
                 coordinator.advance(by: .milliseconds(100))
@@ -33,7 +35,7 @@ import Testing
             // The last letter came at +400 ms; the search follows 300 ms later.
             expected.append("swift at \(minute * 60_000 + 700) ms")
         }
-        coordinator.advance(to: DispatchTime(uptimeNanoseconds: 3_600_000_000_000))
+        coordinator.advance(to: start + .seconds(3_600))
 
         #expect(searches.withLock { $0 } == expected)
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }

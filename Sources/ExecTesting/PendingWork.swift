@@ -71,7 +71,8 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
             && lhs.sequence == rhs.sequence && lhs.callSite == rhs.callSite
     }
 
-    /// One line: kind, queue, deadline (seconds of virtual time), sequence and, if known, the call site, such as
+    /// One line: kind, queue, deadline (seconds since the coordinator started, see ``TestCoordinator/elapsed``),
+    /// sequence and, if known, the call site, such as
     /// `periodic timer (every 0.1 seconds) on "main", due at 12.3 s (#42), scheduled at PollerTests.swift:17`.
     public var description: String {
         let what: String
@@ -83,7 +84,7 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
         case .sleep: what = "clock sleep"
         }
         let place = queueName.map { " on \"\($0)\"" } ?? ""
-        let seconds = Double(deadline.uptimeNanoseconds) / 1_000_000_000
+        let seconds = Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, 1)) / 1_000_000_000
         let origin = callSite.map { ", scheduled at \($0)" } ?? ""
         return "\(what)\(place), due at \(seconds) s (#\(sequence))\(origin)"
     }

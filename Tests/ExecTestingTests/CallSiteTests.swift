@@ -85,11 +85,11 @@ import Testing
         let line = #line + 1
         coordinator.global.invoke {}
         let expected = PendingWork(
-            kind: .block, queueName: "global", deadline: .init(uptimeNanoseconds: 0), sequence: 0,
+            kind: .block, queueName: "global", deadline: coordinator.now, sequence: 0,
             callSite: .init(path: #filePath, line: line))
         #expect(coordinator.pendingWork == [expected])
         let elsewhere = PendingWork(
-            kind: .block, queueName: "global", deadline: .init(uptimeNanoseconds: 0), sequence: 0,
+            kind: .block, queueName: "global", deadline: coordinator.now, sequence: 0,
             callSite: .init(path: #filePath, line: line + 1))
         #expect(coordinator.pendingWork != [elsewhere])
         coordinator.runUntilIdle()

@@ -27,6 +27,27 @@ import Testing
     #expect(coordinator.isIdle)
 }
 
+@Test func theStoreKeepsWhatTheSyncAdds() {
+    let coordinator = TestCoordinator()
+    let store = Store(queue: coordinator.serialQueue(named: "store"))
+    let added = LockedBox(0)
+    coordinator.task {
+        await store.add("a")
+        let count = await store.items.count
+        added.withLock { $0 = count }
+    }
+    coordinator.runUntilIdle()
+    #expect(added.withLock { $0 } == 1)
+}
+
+actor Store {
+    private let queue: Exec
+    nonisolated var unownedExecutor: UnownedSerialExecutor { queue.unownedSerialExecutor }
+    private(set) var items: [String] = []
+    init(queue: Exec) { self.queue = queue }
+    func add(_ item: String) { items.append(item) }
+}
+
 @Test func pollsEveryTenSeconds() {
     let coordinator = TestCoordinator()
     coordinator.overridingSharedContexts {

@@ -24,7 +24,7 @@ import Testing
         /// A block that logs itself and, for one id in five, schedules a follow-up, which the model mirrors.
         @Sendable func block(_ id: Int, on context: Exec) -> @Sendable () -> Void {
             return {
-                ran.append("\(id)@\(coordinator.now.uptimeNanoseconds)")
+                ran.append("\(id)@\(coordinator.elapsedNanoseconds)")
                 guard id >= 0 && id % 5 == 0 else { return }
                 let followUp = -id - 1
                 let delay = Duration.milliseconds(id % 3 * 100)

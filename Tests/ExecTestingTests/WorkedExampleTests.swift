@@ -15,14 +15,15 @@ import Testing
             fired.append("\(coordinator.seconds)")
         }
         // Every ten minutes for an hour, a burst of five calls 100 ms apart.
+        let start = coordinator.now
         for burst in 0..<6 {
-            coordinator.advance(to: DispatchTime(uptimeNanoseconds: UInt64(burst) * 600_000_000_000))
+            coordinator.advance(to: start + .seconds(burst * 600))
             for _ in 0..<5 {
                 debouncer.call()
                 coordinator.advance(by: .milliseconds(100))
             }
         }
-        coordinator.advance(to: DispatchTime(uptimeNanoseconds: 3_600_000_000_000))
+        coordinator.advance(to: start + .seconds(3_600))
         #expect(fired.entries == ["0.7", "600.7", "1200.7", "1800.7", "2400.7", "3000.7"])
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
     }

@@ -1,7 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 /// Hands a job to a context: always through its asynchronous path, so a job never runs inside the caller's frame.
-typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Void) -> Void
+package typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Void) -> Void
 
 /// A `TaskExecutor` that runs each job in a context, through the context's asynchronous path.
 ///
@@ -29,16 +29,17 @@ final class ContextTaskExecutor: TaskExecutor {
 /// isolation checks with the context's `isCurrent`.
 ///
 /// Whoever hands out its `UnownedSerialExecutor` must keep it alive for as long as an actor may use it: the context
-/// object that owns it. (A private queue's executor is ``QueueSerialExecutor``, which the queue keeps.)
+/// object that owns it. (A private queue's executor is ``QueueSerialExecutor``, which the queue keeps.) ExecTesting's
+/// simulated queues use it too, with the coordinator's scheduling as `submit`.
 ///
 /// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
-final class ContextSerialExecutor: SerialExecutor {
+package final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
     private let isCurrent: @Sendable () -> Bool
     /// How the context is named in a failed isolation check.
     private let name: @Sendable () -> String
 
-    init(
+    package init(
         submit: @escaping JobSubmission, isCurrent: @escaping @Sendable () -> Bool,
         name: @escaping @Sendable () -> String
     ) {
@@ -47,18 +48,18 @@ final class ContextSerialExecutor: SerialExecutor {
         self.name = name
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         submit { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
     }
 
-    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
     /// Called by `assumeIsolated` and `preconditionIsolated` when the runtime cannot tell by itself, for example in a
     /// callback that the context ran outside any task.
-    func checkIsolated() {
+    package func checkIsolated() {
         if !isCurrent() {
             fatalError(
                 "ExecKit: code that expected to be isolated to an actor whose executor is \(name()) is not running "
@@ -67,7 +68,7 @@ final class ContextSerialExecutor: SerialExecutor {
     }
 
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
-    func isIsolatingCurrentContext() -> Bool? {
+    package func isIsolatingCurrentContext() -> Bool? {
         isCurrent()
     }
 }

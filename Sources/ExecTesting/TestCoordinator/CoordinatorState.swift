@@ -7,8 +7,13 @@
 /// and ``CoordinatorStorage`` does it after unlocking, so that running or releasing a closure never happens under
 /// the lock.
 struct CoordinatorState: Sendable {
+    /// Where every coordinator's virtual time starts: 1 ns of `DispatchTime` uptime. Not 0, because
+    /// `DispatchTime(uptimeNanoseconds: 0)` is `DispatchTime.now()` to Dispatch's arithmetic, which would add the
+    /// machine's uptime to `now + .seconds(1)`.
+    static let start: UInt64 = 1
+
     /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
-    private(set) var now: UInt64 = 0
+    private(set) var now: UInt64 = start
 
     /// Keys of pending work in run order; a key whose slot no longer holds its sequence is stale (cancelled work).
     private var heap = WorkHeap()

@@ -79,19 +79,23 @@ final class CoordinatorStorage: Sendable {
     }
 
     /// Runs, on the calling thread, every piece of work due at or before `limit` in time order (work that the work
-    /// schedules included), then moves virtual time to `limit`.
-    func run(until limit: UInt64) {
+    /// schedules included), then moves virtual time to `limit`, or leaves it at the last deadline reached when
+    /// `movesToLimit` is `false`.
+    func run(until limit: UInt64, movesToLimit: Bool = true) {
         let thread = ThreadIdentity.current
         let start = state.withLock { $0.startRun(on: thread) }
         if case .failReentrantRun = start {
             misuse(
-                "runUntilIdle() or advance(by:/to:) was called from inside work that the coordinator is running. "
+                "runUntilIdle(), run(upTo:) or advance(by:/to:) was called from inside work that the coordinator is running. "
                     + "Only the test itself drives virtual time; schedule follow-up work instead.")
         }
         if case .failBusyElsewhere = start {
-            misuse("runUntilIdle() or advance(by:/to:) was called while another thread is running its work.")
+            misuse(
+                "runUntilIdle(), run(upTo:) or advance(by:/to:) was called while another thread is running its work.")
         }
-        defer { state.withLock { $0.finishRun(at: limit) } }
+        // A limit in the past still runs what is due now; only this thread moves time while it is the runner.
+        let limit = max(limit, state.withLock { $0.now })
+        defer { state.withLock { $0.finishRun(at: movesToLimit ? limit : $0.now) } }
         while let work = state.withLock({ $0.nextDue(until: limit) }) {
             work.body()
         }

@@ -25,12 +25,29 @@ final class SimulatedContext: ExecutionContext {
     private let queue: SimulatedQueue
     private let storage: CoordinatorStorage
     private let executor: SimulatedTaskExecutor
+    /// The serial executor of a serial queue (main included), shared by every context on that queue; `nil` for the
+    /// global queue and `.direct`, which are concurrent.
+    private let serialExecutor: ContextSerialExecutor?
 
-    init(role: Role, queue: SimulatedQueue, storage: CoordinatorStorage, executor: SimulatedTaskExecutor) {
+    init(
+        role: Role, queue: SimulatedQueue, storage: CoordinatorStorage, executor: SimulatedTaskExecutor,
+        serialExecutor: ContextSerialExecutor? = nil
+    ) {
         self.role = role
         self.queue = queue
         self.storage = storage
         self.executor = executor
+        self.serialExecutor = serialExecutor
+    }
+
+    /// A serial executor for the simulated queue, for an actor's `unownedExecutor`: each job is a piece of work due at
+    /// once in the queue, so the actor's code runs inside ``TestCoordinator/runUntilIdle()`` and `advance`, in the
+    /// coordinator's order, and `isCurrent` is `true` there.
+    static func serialExecutor(for queue: SimulatedQueue, storage: CoordinatorStorage) -> ContextSerialExecutor {
+        ContextSerialExecutor(
+            submit: { run in storage.scheduleNow(.job, on: queue, run) },
+            isCurrent: { storage.isInside(queue) },
+            name: { "the simulated queue \"\(queue.name)\" of a TestCoordinator" })
     }
 
     var type: ExecutionType {
@@ -108,4 +125,14 @@ final class SimulatedContext: ExecutionContext {
     }
 
     var taskExecutor: any TaskExecutor { executor }
+
+    var unownedSerialExecutor: UnownedSerialExecutor {
+        guard let serialExecutor else {
+            fatalError(
+                "ExecTesting: a TestCoordinator's \(queue.name == "global" ? "global" : "direct") context is "
+                    + "concurrent and has no serial executor. Give the actor coordinator.serialQueue(named:) or "
+                    + "coordinator.main instead.")
+        }
+        return serialExecutor.asUnownedSerialExecutor()
+    }
 }

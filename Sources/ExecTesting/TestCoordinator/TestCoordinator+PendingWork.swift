@@ -36,6 +36,13 @@ extension TestCoordinator {
         line: UInt = #line,
         reportFailure: (String) -> Void = { fatalError($0) }
     ) {
+        reportPendingWork(fileID: fileID, line: line, reason: "still pending", reportFailure: reportFailure)
+    }
+
+    /// Reports the pending work, if any, through `reportFailure`: `reason`, where and when, then one line per item.
+    func reportPendingWork(
+        fileID: StaticString, line: UInt, reason: String, reportFailure: (String) -> Void
+    ) {
         let pending = pendingWork
         guard !pending.isEmpty else { return }
         let list = pending.map { "  - \($0)" }.joined(separator: "\n")
@@ -43,7 +50,7 @@ extension TestCoordinator {
             storage.recordsCallSites
             ? "" : "\n(Make the coordinator with recordsCallSites: true to see the line that scheduled each item.)"
         reportFailure(
-            "ExecTesting: \(pending.count) piece(s) of work still pending at \(fileID):\(line), "
-                + "virtual time \(Double(now.uptimeNanoseconds) / 1_000_000_000) s:\n\(list)\(hint)")
+            "ExecTesting: \(pending.count) piece(s) of work \(reason) at \(fileID):\(line), "
+                + "virtual time \(Double(storage.now - CoordinatorState.start) / 1_000_000_000) s:\n\(list)\(hint)")
     }
 }

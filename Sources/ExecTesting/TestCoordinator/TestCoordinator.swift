@@ -53,7 +53,8 @@ public final class TestCoordinator: TaskLauncher {
     /// A `Clock` reading the coordinator's virtual time; see ``VirtualClock``.
     public let clock: VirtualClock
 
-    /// Creates a coordinator at virtual time zero (`now.uptimeNanoseconds == 0`), with nothing pending.
+    /// Creates a coordinator at the start of virtual time, `now.uptimeNanoseconds == 1` (see ``now``), with nothing
+    /// pending.
     ///
     /// - Parameter recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) captures its
     ///   caller's stack, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source
@@ -66,11 +67,17 @@ public final class TestCoordinator: TaskLauncher {
         storage = CoordinatorStorage(recordsCallSites: recordsCallSites)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
+        let mainSerialExecutor = SimulatedContext.serialExecutor(for: mainQueue, storage: storage)
         direct = .custom(
             SimulatedContext(role: .direct, queue: globalQueue, storage: storage, executor: globalExecutor))
-        main = .custom(SimulatedContext(role: .main, queue: mainQueue, storage: storage, executor: mainExecutor))
+        main = .custom(
+            SimulatedContext(
+                role: .main, queue: mainQueue, storage: storage, executor: mainExecutor,
+                serialExecutor: mainSerialExecutor))
         mainAsync = .custom(
-            SimulatedContext(role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor))
+            SimulatedContext(
+                role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor,
+                serialExecutor: mainSerialExecutor))
         global = .custom(
             SimulatedContext(role: .global, queue: globalQueue, storage: storage, executor: globalExecutor))
         clock = VirtualClock(storage: storage)
@@ -97,15 +104,27 @@ public final class TestCoordinator: TaskLauncher {
         }
         let queue = SimulatedQueue(name: name, isMutex: type == .mutex)
         let executor = SimulatedTaskExecutor(storage: storage, queue: queue)
-        return .custom(SimulatedContext(role: .serial(type), queue: queue, storage: storage, executor: executor))
+        return .custom(
+            SimulatedContext(
+                role: .serial(type), queue: queue, storage: storage, executor: executor,
+                serialExecutor: SimulatedContext.serialExecutor(for: queue, storage: storage)))
     }
 
     // MARK: Virtual time
 
-    /// The coordinator's virtual time, which is also what `timestamp()` answers on its contexts. It starts at zero
-    /// and moves only inside ``advance(by:)`` and ``advance(to:)-(DispatchTime)``: to each piece of work's deadline as it runs, then to
-    /// the target.
+    /// The coordinator's virtual time, which is also what `timestamp()` answers on its contexts. It moves only inside
+    /// ``advance(by:)``, ``advance(to:)-(DispatchTime)`` and ``run(upTo:fileID:line:reportFailure:)``: to each piece
+    /// of work's deadline as it runs, then to the target.
+    ///
+    /// It starts at 1 ns of uptime (`DispatchTime(uptimeNanoseconds: 1)`), as combine-schedulers' `TestScheduler`
+    /// does, not at 0: Dispatch reads `DispatchTime(uptimeNanoseconds: 0)` as "now" and would add the machine's
+    /// uptime to `now + .seconds(1)`. So `TestCoordinator().now + .seconds(1)` is
+    /// `DispatchTime(uptimeNanoseconds: 1_000_000_001)`; ``elapsed`` counts from the start.
     public var now: DispatchTime { DispatchTime(uptimeNanoseconds: storage.now) }
+
+    /// How far virtual time has moved since the coordinator was made: `.seconds(10)` after `advance(by: .seconds(10))`
+    /// on a new coordinator. O(1); takes the coordinator's lock.
+    public var elapsed: Duration { .nanoseconds(storage.now - CoordinatorState.start) }
 
     /// Runs everything due now, including work that the work schedules for now, until nothing due now is left.
     /// Virtual time does not move.
@@ -126,7 +145,7 @@ public final class TestCoordinator: TaskLauncher {
     }
 
     /// Moves virtual time forward to `deadline`, running every piece of work due by then, as ``advance(by:)`` does.
-    /// A deadline that has passed moves nothing and runs what is due now.
+    /// A deadline that has passed moves nothing and runs what is due now, as ``runUntilIdle()`` does.
     public func advance(to deadline: DispatchTime) {
         storage.run(until: deadline.uptimeNanoseconds)
     }
@@ -134,6 +153,43 @@ public final class TestCoordinator: TaskLauncher {
     /// Moves virtual time forward to `deadline` on ``clock``; see ``advance(to:)-(DispatchTime)``.
     public func advance(to deadline: VirtualClock.Instant) {
         storage.run(until: deadline.nanoseconds)
+    }
+
+    /// Runs everything pending, moving virtual time to each piece of work's deadline in turn, until nothing is pending:
+    /// `advance` without a target, like swift-clocks' `TestClock.run()` and combine-schedulers' `TestScheduler.run()`.
+    /// Afterwards ``now`` is the deadline of the last work that ran (unchanged if nothing was pending).
+    ///
+    /// A periodic timer never ends, so the run stops at a bound: once nothing more is due within `maximum` of virtual
+    /// time from the start of the call, it reports a failure listing what is still pending (as
+    /// ``assertNoPendingWork(fileID:line:reportFailure:)`` does), with time left at the last deadline reached.
+    ///
+    /// ```swift
+    /// service.start()        // retries three times, 5 s apart, then gives up
+    /// coordinator.run()
+    /// #expect(service.state == .failed)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximum: How far virtual time may move; one hour unless given.
+    ///   - fileID: Named in the message; defaults to the caller's file.
+    ///   - line: Named in the message; defaults to the caller's line.
+    ///   - reportFailure: Receives the message when work is still pending at the bound. The default stops the
+    ///     program with it; pass `{ Issue.record(Comment(rawValue: $0)) }` or `{ XCTFail($0) }`.
+    /// - Precondition: `maximum` is not negative; not called from inside work the coordinator is running.
+    public func run(
+        upTo maximum: Duration = .seconds(3_600),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        reportFailure: (String) -> Void = { fatalError($0) }
+    ) {
+        precondition(maximum >= .zero, "ExecTesting: run(upTo:) needs a non-negative duration, got \(maximum).")
+        let bound = VirtualClock.Instant(nanoseconds: storage.now).advanced(by: maximum)
+        storage.run(until: bound.nanoseconds, movesToLimit: false)
+        reportPendingWork(
+            fileID: fileID, line: line,
+            reason: "run(upTo: \(maximum)) reached its bound with work still pending (a periodic timer never ends: "
+                + "cancel it first, or use advance(by:))",
+            reportFailure: reportFailure)
     }
 
     // MARK: Where work runs

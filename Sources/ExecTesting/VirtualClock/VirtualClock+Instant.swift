@@ -4,12 +4,13 @@ public import ExecKit
 
 extension VirtualClock {
     /// An instant of a ``TestCoordinator``'s virtual time: whole nanoseconds of `DispatchTime` uptime, so
-    /// `coordinator.clock.now.dispatchTime == coordinator.now`.
+    /// `coordinator.clock.now.dispatchTime == coordinator.now`. A coordinator starts at 1 ns (see
+    /// ``TestCoordinator/now``).
     public struct Instant: InstantProtocol {
-        /// Nanoseconds since virtual time zero, where every coordinator starts.
+        /// Nanoseconds of `DispatchTime` uptime.
         public let nanoseconds: UInt64
 
-        /// The instant `nanoseconds` after virtual time zero.
+        /// The instant at `nanoseconds` of `DispatchTime` uptime.
         public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 
         /// The instant at `time`.
@@ -18,7 +19,7 @@ extension VirtualClock {
         /// This instant as a `DispatchTime`, the type ``TestCoordinator/now`` and `timestamp()` answer with.
         public var dispatchTime: DispatchTime { DispatchTime(uptimeNanoseconds: nanoseconds) }
 
-        /// The instant `duration` later (earlier when negative), clamped to virtual time zero and the largest
+        /// The instant `duration` later (earlier when negative), clamped to uptime zero and the largest
         /// representable instant. O(1).
         public func advanced(by duration: Duration) -> Instant {
             if duration < .zero {

@@ -30,6 +30,15 @@ final class Shared<Value: Sendable>: Sendable {
 final class Token: Sendable {}
 
 extension TestCoordinator {
-    /// Virtual time in seconds, for readable logs.
-    var seconds: Double { Double(now.uptimeNanoseconds) / 1_000_000_000 }
+    /// Virtual time since the coordinator started, in nanoseconds.
+    var elapsedNanoseconds: UInt64 {
+        let (seconds, attoseconds) = elapsed.components
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+
+    /// Virtual time since the coordinator started, in seconds, for readable logs.
+    var seconds: Double {
+        let (seconds, attoseconds) = elapsed.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 }
