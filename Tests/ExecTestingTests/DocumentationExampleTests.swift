@@ -48,6 +48,28 @@ actor Store {
     func add(_ item: String) { items.append(item) }
 }
 
+@Test @MainActor func searchesOnceTheUserStopsTyping() {
+    let coordinator = TestCoordinator()
+    let model = SearchViewModel(context: coordinator.main)
+    model.type("swift")
+    coordinator.advance(by: .milliseconds(300))
+    #expect(model.results == ["results for swift"])
+}
+
+@MainActor final class SearchViewModel {
+    private(set) var results: [String] = []
+    private let context: Exec
+    private var debounce: (any Lifetime)?
+
+    init(context: Exec = .main) { self.context = context }
+
+    func type(_ query: String) {
+        debounce = context.singleTimer(interval: .milliseconds(300)) { [weak self] in
+            MainActor.assumeIsolated { self?.results = ["results for \(query)"] }
+        }
+    }
+}
+
 @Test func pollsEveryTenSeconds() {
     let coordinator = TestCoordinator()
     coordinator.overridingSharedContexts {

@@ -36,7 +36,8 @@ extension TestCoordinator {
     /// - Limits: only `Exec`'s slow paths consult the override, so that the fast paths cost nothing extra.
     ///   - When the real main queue runs the test (XCTest, or a `@MainActor` test), `.main.invoke` and `.main`'s
     ///     `perform` run inline on the real main queue, and `.main.isCurrent` is `true`. Run such tests off the
-    ///     main actor.
+    ///     main actor; for `@MainActor` code, which cannot move off it, pass ``main`` to the code instead (the
+    ///     *Testing @MainActor code* section of *Testing with virtual time*).
     ///   - Not redirected: `Exec.queue(_:_:)` and the private queues of `Exec.asyncQueue()`/`syncQueue()`, contexts
     ///     derived from a global one (`Exec.utility.serialized()` targets the real queue), `.custom` contexts,
     ///     `Exec.onMainActor`, actors using `.main`'s `unownedSerialExecutor` (that is `MainActor`'s), and code that
@@ -71,7 +72,8 @@ extension TestCoordinator {
         let line =
             "ExecTesting: overridingSharedContexts was entered on the real main queue (an XCTest, or a @MainActor "
             + "test). There, Exec.main.invoke and .main's perform run inline on the real main queue, outside virtual "
-            + "time; run the test off the main actor to redirect them too.\n"
+            + "time. Run the test off the main actor to redirect them too; for @MainActor code, pass it "
+            + "coordinator.main instead of Exec.main (see 'Testing @MainActor code' in ExecTesting's documentation).\n"
         _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
     }
 
