@@ -4,23 +4,30 @@ extension Exec {
     /// A new private serial queue used as a mutex: `invoke` waits for the block (type ``ExecutionType/mutex``).
     ///
     /// Invoking it from inside one of its own blocks would deadlock; ExecKit detects that and stops the program with
-    /// a message. Its ``invokeAsync(_:)`` queues without waiting.
+    /// a message. Its ``invokeAsync(_:)`` queues without waiting. Made inside ExecTesting's
+    /// `overridingSharedContexts`, it is a simulated `.mutex` queue of the test's coordinator, named `label`.
     public static func syncQueue(label: String = "ExecKit.syncQueue", qos: DispatchQoS = .unspecified) -> Exec {
-        .queue(DispatchQueue(label: label, qos: qos), .mutex)
+        if let simulated = SharedContextOverride.serialQueue(label: label, type: .mutex) { return simulated }
+        return .queue(DispatchQueue(label: label, qos: qos), .mutex)
     }
 
     /// A new private serial queue: `invoke` returns at once and blocks run one at a time, in FIFO order
     /// (type ``ExecutionType/serialAsync``).
     ///
-    /// ``invokeSync(_:)`` from inside the queue runs the block immediately instead of deadlocking.
+    /// ``invokeSync(_:)`` from inside the queue runs the block immediately instead of deadlocking. Made inside
+    /// ExecTesting's `overridingSharedContexts`, it is a simulated serial queue of the test's coordinator, named
+    /// `label`.
     public static func asyncQueue(label: String = "ExecKit.asyncQueue", qos: DispatchQoS = .unspecified) -> Exec {
-        .queue(DispatchQueue(label: label, qos: qos), .serialAsync)
+        if let simulated = SharedContextOverride.serialQueue(label: label, type: .serialAsync) { return simulated }
+        return .queue(DispatchQueue(label: label, qos: qos), .serialAsync)
     }
 
     /// This context made serial: blocks run one at a time, never two at once.
     ///
     /// - ``direct``: a mutex (``MutexContext``, type ``ExecutionType/mutex``).
-    /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them.
+    /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them (for a
+    ///   global-queue case inside ExecTesting's `overridingSharedContexts`, a simulated serial queue of the test's
+    ///   coordinator named `"ExecKit.serialized"`).
     /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a mutex, an asynchronous one gets a FIFO
     ///   that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it gives the
     ///   context's thread back between batches, so a block that keeps submitting more never holds one for good.
@@ -34,6 +41,9 @@ extension Exec {
         case .main, .mainAsync, .mainOrdered:
             return self
         case .interactive, .user, .default, .utility, .background:
+            if let simulated = SharedContextOverride.serialQueue(label: "ExecKit.serialized", type: .serialAsync) {
+                return simulated
+            }
             return .queue(DispatchQueue(label: "ExecKit.serialized", target: dispatchQueue), .serialAsync)
         case .queue(let queue, let type):
             switch type {

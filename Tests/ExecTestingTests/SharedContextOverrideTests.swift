@@ -113,6 +113,35 @@ private final class HardWiredPoller: Sendable {
         }
     }
 
+    @Test func privateQueuesMadeInsideTheScopeAreSimulated() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        coordinator.overridingSharedContexts {
+            // A service that makes its own queues: unchanged code, as it would run in the app.
+            let database = Exec.asyncQueue(label: "database")
+            let lock = Exec.syncQueue(label: "lock")
+            let serialized = Exec.utility.serialized()
+            let timers = [
+                database.singleTimer(interval: .seconds(1)) {
+                    log.append("database at \(coordinator.seconds) in \(coordinator.currentQueueName ?? "none")")
+                },
+                serialized.singleTimer(interval: .seconds(2)) {
+                    log.append("serialized in \(coordinator.currentQueueName ?? "none"), \(serialized.isCurrent)")
+                },
+            ]
+            lock.invoke { log.append("lock in \(coordinator.currentQueueName ?? "none"), \(lock.isCurrent)") }
+            #expect(lock.type == .mutex)
+            #expect(database.type == .serialAsync)
+            coordinator.advance(by: .seconds(2))
+            withExtendedLifetime(timers) {}
+        }
+        #expect(
+            log.entries == [
+                "lock in lock, true", "database at 1.0 in database", "serialized in ExecKit.serialized, true",
+            ])
+        if case .queue = Exec.asyncQueue() {} else { Issue.record("outside the scope, asyncQueue() is a real queue") }
+    }
+
     @Test func invokeSyncOnASharedContextRunsInItsSimulatedQueue() {
         let coordinator = TestCoordinator()
         coordinator.overridingSharedContexts {
@@ -192,11 +221,11 @@ private final class HardWiredPoller: Sendable {
         #expect(log.entries == ["main 1 true", "utility 1 on global"])
     }
 
-    @Test func customContextsAndPrivateQueuesAreLeftAlone() {
+    @Test func customContextsAndQueueContextsAreLeftAlone() {
         let coordinator = TestCoordinator()
         let ran = DispatchSemaphore(value: 0)
         coordinator.overridingSharedContexts {
-            Exec.asyncQueue().invoke { ran.signal() }
+            Exec.queue(DispatchQueue(label: "mine"), .serialAsync).invoke { ran.signal() }
             #expect(ran.wait(timeout: .now() + 10) == .success)
             coordinator.main.invoke {}  // a .custom context: the coordinator's own, queued as always
         }

@@ -22,14 +22,28 @@ package struct SharedContextOverride: Sendable {
     package let mainAsync: Exec
     /// Stands in for the global-queue cases, `.interactive` through `.background`.
     package let global: Exec
+    /// Makes the private serial queues that `Exec.asyncQueue()`, `Exec.syncQueue()` and `serialized()` of a
+    /// global-queue case would make, given the label and the serial type.
+    package let makeSerialQueue: @Sendable (_ label: String, _ type: ExecutionType) -> Exec
 
     /// Replacements for the shared contexts. Each should be a `.custom` context (a `.custom` is never overridden, so
     /// a replacement cannot redirect to itself).
-    package init(direct: Exec, main: Exec, mainAsync: Exec, global: Exec) {
+    package init(
+        direct: Exec, main: Exec, mainAsync: Exec, global: Exec,
+        makeSerialQueue: @escaping @Sendable (_ label: String, _ type: ExecutionType) -> Exec
+    ) {
         self.direct = direct
         self.main = main
         self.mainAsync = mainAsync
         self.global = global
+        self.makeSerialQueue = makeSerialQueue
+    }
+
+    /// The serial queue an override in force makes in place of a new private one, or `nil` when none is in force.
+    /// Consulted by the factories only, which are not hot paths.
+    static func serialQueue(label: String, type: ExecutionType) -> Exec? {
+        guard mayBeInstalled, let current else { return nil }
+        return current.makeSerialQueue(label, type)
     }
 
     /// The override of the current task, or of this thread outside any task.

@@ -38,8 +38,11 @@ extension TestCoordinator {
     ///     `perform` run inline on the real main queue, and `.main.isCurrent` is `true`. Run such tests off the
     ///     main actor; for `@MainActor` code, which cannot move off it, pass ``main`` to the code instead (the
     ///     *Testing @MainActor code* section of *Testing with virtual time*).
-    ///   - Not redirected: `Exec.queue(_:_:)` and the private queues of `Exec.asyncQueue()`/`syncQueue()`, contexts
-    ///     derived from a global one (`Exec.utility.serialized()` targets the real queue), `.custom` contexts,
+    ///   - Private queues made inside the scope are simulated: `Exec.asyncQueue(label:qos:)` and
+    ///     `Exec.syncQueue(label:qos:)` return ``serialQueue(named:type:)`` queues named by their label, and
+    ///     `serialized()` of a global-queue case one named `"ExecKit.serialized"`. Queues made before the scope, or
+    ///     on another thread, stay real.
+    ///   - Not redirected: `Exec.queue(_:_:)` (it wraps a Dispatch queue the caller made), `.custom` contexts,
     ///     `Exec.onMainActor`, actors using `.main`'s `unownedSerialExecutor` (that is `MainActor`'s), and code that
     ///     calls Dispatch, `MainActor` or `Task.sleep` directly.
     /// - Cost: none on `.direct.invoke` and on `.main.invoke` from the main queue; one relaxed atomic load on other
@@ -79,6 +82,8 @@ extension TestCoordinator {
 
     /// This coordinator's contexts in place of the shared ones.
     private var sharedContextOverride: SharedContextOverride {
-        SharedContextOverride(direct: direct, main: main, mainAsync: mainAsync, global: global)
+        SharedContextOverride(direct: direct, main: main, mainAsync: mainAsync, global: global) { label, type in
+            self.serialQueue(named: label, type: type)
+        }
     }
 }
