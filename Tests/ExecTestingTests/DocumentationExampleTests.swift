@@ -100,7 +100,7 @@ private final class Poller: Sendable {
 }
 
 /// A session that closes itself after `timeout`, in `context`.
-private final class Session: Sendable {
+final class Session: Sendable {
     private let open = LockedBox(true)
     private let timer = LockedBox<(any Lifetime)?>(nil)
 

@@ -3,9 +3,9 @@
 public import ExecKit
 
 extension VirtualClock {
-    /// An instant of a ``TestCoordinator``'s virtual time: whole nanoseconds of `DispatchTime` uptime, so
-    /// `coordinator.clock.now.dispatchTime == coordinator.now`. A coordinator starts at 1 ns (see
-    /// ``TestCoordinator/now``).
+    /// An instant of virtual time (a ``TestCoordinator``'s, an ``ImmediateClock``'s): whole nanoseconds of
+    /// `DispatchTime` uptime, so `coordinator.clock.now.dispatchTime == coordinator.now`. Virtual time starts at 1 ns
+    /// (see ``TestCoordinator/now``).
     public struct Instant: InstantProtocol {
         /// Nanoseconds of `DispatchTime` uptime.
         public let nanoseconds: UInt64

@@ -1,0 +1,27 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+public import ExecKit
+
+extension Exec {
+    /// A context that runs everything at once, on the caller's thread, before the call returns: blocks, delayed
+    /// blocks and timers alike, like combine-schedulers' `ImmediateScheduler`. For tests that only care that work
+    /// happens, not when or where.
+    ///
+    /// ```swift
+    /// let clock = ImmediateClock()
+    /// let session = Session(context: .immediate(clock: clock), timeout: .seconds(1_800))
+    /// #expect(!session.isOpen)              // the 30-minute timer fired inside init
+    /// #expect(clock.elapsed == .seconds(1_800))
+    /// ```
+    ///
+    /// - Time: `invoke(after:)` and timers move `clock` forward by their delay, then run; `timestamp()` reads it.
+    /// - Repeating work: a periodic timer fires once, at once (firing forever would never return); its handle's
+    ///   `cancel()` does nothing.
+    /// - Type: `ExecutionType.immediate`, and `isCurrent` is `true`, like `Exec.direct`.
+    /// - Tasks: jobs of its `taskExecutor` and `task { }` run on the global concurrent executor, since a job cannot
+    ///   run inside its own enqueue.
+    /// - Thread-safety: may be used from any thread. Cost: one allocation.
+    public static func immediate(clock: ImmediateClock = ImmediateClock()) -> Exec {
+        .custom(ImmediateContext(clock: clock))
+    }
+}
