@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
-        .target(name: "ExecTesting", dependencies: ["ExecKit"], swiftSettings: strictSettings),
+        .target(name: "CExecTestingShims"),
+        .target(name: "ExecTesting", dependencies: ["ExecKit", "CExecTestingShims"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],

@@ -54,6 +54,38 @@ import Testing
         coordinator.runUntilIdle()
     }
 
+    @Test func schedulingsAlongOnePathShareItsSiteAndAnotherLineGetsItsOwn() {
+        let coordinator = TestCoordinator()
+        var timers: [any Lifetime] = []
+        let firstLine = #line + 2
+        for index in 0..<1_000 {
+            timers.append(coordinator.global.singleTimer(interval: .seconds(1 + index)) {})
+        }
+        let secondLine = #line + 2
+        for index in 0..<1_000 {
+            timers.append(coordinator.global.singleTimer(interval: .seconds(2_000 + index)) {})
+        }
+        let lines = coordinator.pendingWork.map(\.callSite?.line)
+        #expect(lines == Array(repeating: firstLine, count: 1_000) + Array(repeating: secondLine, count: 1_000))
+        withExtendedLifetime(timers) {}
+    }
+
+    @Test func sleepsAwaitedFromTwoFunctionsNameTheirOwnLines() async {
+        // A sleep's caller awaits it, so it is not on the thread's stack: its site cannot be reused from a path.
+        let coordinator = TestCoordinator()
+        let clock = coordinator.clock
+        let firstLine = #line + 1
+        @Sendable func first() async throws { try await clock.sleep(for: .seconds(1)) }
+        let secondLine = #line + 1
+        @Sendable func second() async throws { try await clock.sleep(for: .seconds(2)) }
+        let tasks = [coordinator.task { try await first() }, coordinator.task { try await second() }]
+        coordinator.runUntilIdle()
+        let sleeps = coordinator.pendingWork.filter { $0.kind == .sleep }
+        #expect(sleeps.map(\.callSite?.line) == [firstLine, secondLine])
+        for task in tasks { task.cancel() }
+        coordinator.runUntilIdle()
+    }
+
     @Test func theTeardownMessageListsEachItemWithItsLine() {
         let coordinator = TestCoordinator()
         let timerLine = #line + 1

@@ -1,8 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-// ExecTesting's coordinator: scheduling N blocks at random virtual times and running them all, beside a coordinator
-// that keeps its work in a sorted array (insertion by binary search, O(n) per insert), as CwlUtils'
-// DebugContextCoordinator does; the same with call sites recorded (a backtrace per scheduling, the coordinator's
+// ExecTesting's coordinator: scheduling N blocks at random virtual times and running them all, beside a plain binary
+// heap of closures (the floor) and a coordinator that keeps its work in a sorted array (insertion by binary search,
+// O(n) per insert), as CwlUtils' DebugContextCoordinator does; the same with call sites recorded (the coordinator's
 // default); and an hour of a 100 ms periodic timer.
 
 import Benchmark
@@ -10,9 +10,9 @@ import BenchmarkSupport
 import ExecTesting
 
 let benchmarks: @Sendable () -> Void = {
-    // Without call sites: what the heap and the contexts cost. With them (10,000 and 100,000 only: each pending block
-    // keeps a backtrace): what a test pays by default.
-    let runs = [10_000, 100_000, 1_000_000].map { ($0, false) } + [10_000, 100_000].map { ($0, true) }
+    // Without call sites: what the heap and the contexts cost. With them: what a test pays by default (one backtrace
+    // per distinct call path, here one, and a stack walk per scheduling).
+    let runs = [10_000, 100_000, 1_000_000].flatMap { [($0, false), ($0, true)] }
     for (count, recordsCallSites) in runs {
         let name = "TestCoordinator.scheduleThenRun.\(count)-pending" + (recordsCallSites ? ".recordingCallSites" : "")
         Benchmark(name, configuration: configuration(for: count)) { benchmark in
@@ -30,6 +30,24 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
             precondition(cell.value == count, "every block ran")
             blackHole(timers)
+        }
+    }
+    // The floor: a plain binary heap of closures, under both rows' names so that each gets its ratio.
+    for count in [10_000, 100_000, 1_000_000] {
+        for suffix in ["", ".recordingCallSites"] {
+            Benchmark(
+                "TestCoordinator.scheduleThenRun.\(count)-pending\(suffix) (baseline: plain binary heap)",
+                configuration: configuration(for: count)
+            ) { benchmark in
+                let delays = randomDelays(count)
+                let cell = Cell()
+                let coordinator = BinaryHeapCoordinator()
+                benchmark.startMeasurement()
+                for delay in delays { coordinator.schedule(after: UInt64(delay)) { cell.increment() } }
+                coordinator.advance(by: 3_600_000_000_000)
+                benchmark.stopMeasurement()
+                precondition(cell.value == count, "every block ran")
+            }
         }
     }
     // The sorted array is quadratic: 10,000 and 100,000 blocks only (the latter takes seconds).

@@ -21,27 +21,39 @@ final class RecordedCallSite: Sendable {
 
     private init(backtrace: any Sendable) { self.backtrace = backtrace }
 
-    /// Captures the calling thread's stack, or returns `nil` where the toolchain's `Runtime` module (SE-0419) is
-    /// missing or unavailable.
+    /// The calling thread's call site, or `nil` where the toolchain's `Runtime` module (SE-0419) is missing or
+    /// unavailable.
     ///
-    /// - Cost: one `Backtrace.capture` of at most 32 frames and about eight allocations; no symbolication. Measured on
-    ///   Linux x86-64 (2 shared cores under load, release build): 3 µs with a shallow stack, growing by about 0.3 µs a
-    ///   frame to 12 µs at 32 frames; the ExecTesting benchmark's blocks cost about 10 µs more with it than without.
-    static func capture() -> RecordedCallSite? {
+    /// - Parameter reusingMatchingPaths: Whether the caller is on the thread's stack (every synchronous scheduling),
+    ///   so that the site of an earlier scheduling along the same call path can be reused (``CallPathCache``). A clock
+    ///   sleep passes `false`: its caller awaits it, and only a full backtrace follows asynchronous frames.
+    /// - Cost: a reused site costs a stack walk and a look-up, about 0.1 µs and no allocation. A new path, or a
+    ///   sleep, costs one `Backtrace.capture` of at most 40 frames and about eight allocations: 3 to 12 µs on Linux
+    ///   x86-64 (release build), growing with the depth of the stack. Nothing is symbolicated here.
+    static func capture(reusingMatchingPaths: Bool) -> RecordedCallSite? {
         #if canImport(Runtime)
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            // `limit: 32`: each frame costs, and the caller of a clock sleep, the deepest case measured, is frame 21 to 24.
-            // `top: 0`: keep only the innermost frames, where the caller is. `images`: without one, every capture
-            // reads the process's image list again (about 230 µs on Linux).
-            guard
-                let backtrace = try? Backtrace.capture(
-                    limit: 32, top: 0, images: AddressVerdicts.processImages)
-            else { return nil }
-            return RecordedCallSite(backtrace: backtrace)
+            return reusingMatchingPaths
+                ? CallPathCache.site(capturingNewPathWith: captureBacktrace) : captureBacktrace()
         }
         #endif
         return nil
     }
+
+    #if canImport(Runtime)
+    /// A full backtrace of the calling thread, asynchronous frames included.
+    @available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *)
+    private static func captureBacktrace() -> RecordedCallSite? {
+        // `limit: 40`: each frame costs, and the caller of a clock sleep, the deepest case measured, is frame 21 to 24
+        // (a few more through the path cache). `top: 0`: keep only the innermost frames, where the caller is.
+        // `images`: without one, every capture reads the process's image list again (about 230 µs on Linux).
+        guard
+            let backtrace = try? Backtrace.capture(
+                limit: 40, top: 0, images: AddressVerdicts.processImages)
+        else { return nil }
+        return RecordedCallSite(backtrace: backtrace)
+    }
+    #endif
 
     /// The innermost frame that has a source line and belongs to none of ExecKit's modules, the standard library,
     /// the Swift runtime or a system library (``CallSiteFilter``); `nil` when none does (code built without debug

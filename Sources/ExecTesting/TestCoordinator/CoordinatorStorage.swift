@@ -15,7 +15,11 @@ final class CoordinatorStorage: Sendable {
     init(recordsCallSites: Bool) { self.recordsCallSites = recordsCallSites }
 
     /// The caller's stack, when call sites are recorded; called before taking the lock.
-    private func captureOrigin() -> RecordedCallSite? { recordsCallSites ? RecordedCallSite.capture() : nil }
+    private func captureOrigin(of kind: PendingWork.Kind) -> RecordedCallSite? {
+        guard recordsCallSites else { return nil }
+        if case .sleep = kind { return RecordedCallSite.capture(reusingMatchingPaths: false) }
+        return RecordedCallSite.capture(reusingMatchingPaths: true)
+    }
 
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
     var now: UInt64 { state.withLock { $0.now } }
@@ -28,7 +32,7 @@ final class CoordinatorStorage: Sendable {
         at deadline: UInt64,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
+        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         return state.withLock { $0.schedule(work, at: deadline) }
     }
 
@@ -40,7 +44,7 @@ final class CoordinatorStorage: Sendable {
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let period = interval.saturatingNanoseconds
-        let origin = captureOrigin()
+        let origin = captureOrigin(of: .singleTimer)
         return state.withLock { state in
             guard repeats else {
                 let work = ScheduledWork(queue: queue, kind: .singleTimer, origin: origin, body: body)
@@ -61,7 +65,7 @@ final class CoordinatorStorage: Sendable {
         on queue: SimulatedQueue?,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
+        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         return state.withLock { $0.schedule(work, at: $0.now) }
     }
 
