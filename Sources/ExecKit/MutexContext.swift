@@ -16,8 +16,9 @@ public final class MutexContext: ExecutionContext {
     /// The thread holding `mutex`, or zero: lets a nested invoke fail with a clear message instead of deadlocking.
     private let owner = Atomic<UInt>(0)
     private let wrapped: (any ExecutionContext)?
-    /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted.
-    private let asyncQueue: DispatchQueue
+    /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted; `nil` when a
+    /// wrapped context's `invokeAsync` takes them.
+    private let asyncQueue: DispatchQueue?
     private let serialExecutor = OwnedSerialExecutor()
 
     /// Creates a context that runs blocks on the calling thread under a new mutex.
@@ -28,8 +29,12 @@ public final class MutexContext: ExecutionContext {
 
     private init(wrapped: (any ExecutionContext)?) {
         self.wrapped = wrapped
-        asyncQueue = DispatchQueue(label: "ExecKit.MutexContext.async", target: GlobalQueues.default)
+        asyncQueue =
+            wrapped == nil ? DispatchQueue(label: "ExecKit.MutexContext.async", target: GlobalQueues.default) : nil
     }
+
+    /// Whose clock and timers this context uses: the wrapped context's, or `Exec.direct`'s.
+    private var clockSource: any ExecutionContext { wrapped ?? Exec.direct }
 
     /// ``ExecutionType/mutex``.
     public var type: ExecutionType { .mutex }
@@ -57,9 +62,41 @@ public final class MutexContext: ExecutionContext {
         invokeSync(execute)
     }
 
-    /// Runs `execute` under the lock later, on a default-QoS thread; blocks submitted this way start in FIFO order.
+    /// Runs `execute` under the lock later: on a default-QoS thread, blocks submitted this way starting in FIFO order;
+    /// or, for the mutex that `serialized()` puts around an immediate custom context, through that context's
+    /// `invokeAsync`, in its order.
     public func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
-        asyncQueue.async { self.invokeSync(execute) }
+        if let wrapped {
+            wrapped.invokeAsync { self.invokeSync(execute) }
+        } else {
+            asyncQueue?.async { self.invokeSync(execute) }
+        }
+    }
+
+    /// The time by the wrapped context's clock (`Exec.direct`'s for a plain mutex), so that a mutex around a
+    /// `TestCoordinator`'s context reads virtual time.
+    public func timestamp() -> DispatchTime { clockSource.timestamp() }
+
+    /// Calls `handler` once under the lock after `interval`. The wrapped context's timer (`Exec.direct`'s for a plain
+    /// mutex) decides when; once `cancel()` has returned, from inside this context or elsewhere, the handler never
+    /// starts.
+    public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        forwardedTimer(
+            into: self, from: clockSource, interval: interval, leeway: leeway, repeats: false, handler: handler)
+    }
+
+    /// Calls `handler` under the lock every `interval`, one run at a time: a tick that finds the previous run still
+    /// going is skipped. The wrapped context's timer (`Exec.direct`'s for a plain mutex) decides when.
+    ///
+    /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        requirePositivePeriod(interval, "periodicTimer(interval:leeway:handler:)")
+        return forwardedTimer(
+            into: self, from: clockSource, interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
     /// Runs `execute` under the lock before returning.

@@ -14,7 +14,29 @@ final class SerializedContext: ExecutionContext {
 
     private struct State: Sendable {
         var pending: [@Sendable () -> Void] = []
-        var isDraining = false
+        var phase = Phase.idle
+        /// Numbers each submitted drain, so that one whose batch a waiting caller took over finds nothing to do.
+        var generation: UInt64 = 0
+
+        /// Submits the next drain if blocks are pending, else goes idle; returns the drain's number, or `nil`.
+        mutating func finishBatch() -> UInt64? {
+            guard !pending.isEmpty else {
+                phase = .idle
+                return nil
+            }
+            generation &+= 1
+            phase = .submitted(generation)
+            return generation
+        }
+    }
+
+    private enum Phase: Sendable, Equatable {
+        /// Nothing pending, no drain submitted.
+        case idle
+        /// A drain with this number is submitted to the wrapped context and has not started.
+        case submitted(UInt64)
+        /// A batch is running, in a drain or in a waiting caller's `invokeSync`.
+        case running
     }
 
     private let serialExecutor = OwnedSerialExecutor()
@@ -38,47 +60,97 @@ final class SerializedContext: ExecutionContext {
     var isCurrent: Bool { drainingThread.load(ordering: .relaxed) == ThreadIdentity.current }
 
     func invoke(_ execute: @escaping @Sendable () -> Void) {
-        let startDrain = state.withLock { state in
+        let drain = state.withLock { state -> UInt64? in
             state.pending.append(execute)
-            defer { state.isDraining = true }
-            return !state.isDraining
+            guard state.phase == .idle else { return nil }
+            return state.finishBatch()
         }
-        if startDrain { wrapped.invokeAsync { self.drain() } }
+        if let drain { submitDrain(drain) }
+    }
+
+    private func submitDrain(_ number: UInt64) {
+        wrapped.invokeAsync { self.drain(number) }
     }
 
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
 
+    /// The wrapped context's clock.
+    func timestamp() -> DispatchTime { wrapped.timestamp() }
+
+    /// The wrapped context's timer, each firing joining this context's FIFO (so handlers run one at a time).
+    func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
+        forwardedTimer(into: self, from: wrapped, interval: interval, leeway: leeway, repeats: false, handler: handler)
+    }
+
+    /// The wrapped context's periodic timer, each firing joining this context's FIFO; a tick that finds the previous
+    /// one still queued or running is skipped.
+    func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
+        -> any Lifetime
+    {
+        requirePositivePeriod(interval, "periodicTimer(interval:leeway:handler:)")
+        return forwardedTimer(
+            into: self, from: wrapped, interval: interval, leeway: leeway, repeats: true, handler: handler)
+    }
+
+    /// Runs `execute` in this context and waits for it. Inside the context, it runs inline. When nothing is pending
+    /// or running, the caller takes the FIFO's turn itself and runs `execute` through the wrapped context's
+    /// `invokeSync`, like taking a free lock. On a context that only its caller drives (a `TestCoordinator`'s), it
+    /// does so whenever no batch is running, after the pending blocks, since waiting there would wait for work only
+    /// the test can run. Otherwise it queues `execute` and waits for the FIFO to reach it. (Other blocks never run on
+    /// a caller's thread: it may be inside contexts of its own, which they must not find themselves in.)
     func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
         if isCurrent {
             execute()  // already inside this context: waiting for the queue would wait for ourselves
             return
         }
         let done = DispatchSemaphore(value: 0)
-        invoke {
-            execute()
-            done.signal()
+        let callerDriven = wrapped is any CallerDrivenContext
+        let stolen = state.withLock { state -> [@Sendable () -> Void]? in
+            if state.phase == .idle || (callerDriven && state.phase != .running) {
+                state.phase = .running  // a submitted drain, if any, now finds its number stale
+                defer { state.pending.removeAll() }
+                return state.pending + [execute]
+            }
+            state.pending.append {
+                execute()
+                done.signal()
+            }
+            return nil
         }
-        done.wait()
+        guard let stolen else { return done.wait() }
+        wrapped.invokeSync { runBatch(stolen) }
+        finishBatch()
     }
 
-    /// Runs one batch (every block pending when it starts), then ends the drain or hands the rest to a fresh
-    /// submission on the wrapped context. Like a libdispatch serial queue, this gives the wrapped context's thread back
-    /// between batches: a block that keeps submitting more (a periodic timer, a chain of invokes) never holds one
-    /// thread of a shared pool for good. Costs one wrapped submission per batch while work keeps arriving.
-    private func drain() {
-        drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
-        let batch = state.withLock { state in
+    /// Runs batch `number` (every block pending when it starts), unless a waiting caller has taken it over, then ends
+    /// the drain or hands the rest to a fresh submission on the wrapped context. Like a libdispatch serial queue, this
+    /// gives the wrapped context's thread back between batches: a block that keeps submitting more (a periodic timer,
+    /// a chain of invokes) never holds one thread of a shared pool for good. Costs one wrapped submission per batch
+    /// while work keeps arriving.
+    private func drain(_ number: UInt64) {
+        let batch = state.withLock { state -> [@Sendable () -> Void]? in
+            guard state.phase == .submitted(number) else { return nil }
+            state.phase = .running
             defer { state.pending.removeAll() }
             return state.pending
         }
+        guard let batch else { return }
+        runBatch(batch)
+        finishBatch()
+    }
+
+    private func runBatch(_ batch: [@Sendable () -> Void]) {
+        drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
         for block in batch { block() }
-        let drainsAgain = state.withLock { state in
-            // Cleared under the lock that ends or hands on the drain: once another thread may run the next drain,
-            // this thread must no longer count as the drainer (nor overwrite the next drainer later).
+    }
+
+    private func finishBatch() {
+        let next = state.withLock { state -> UInt64? in
+            // Cleared under the lock that ends or hands on the batch: once another thread may run the next one, this
+            // thread must no longer count as the drainer (nor overwrite the next drainer later).
             drainingThread.store(0, ordering: .relaxed)
-            if state.pending.isEmpty { state.isDraining = false }
-            return state.isDraining
+            return state.finishBatch()
         }
-        if drainsAgain { wrapped.invokeAsync { self.drain() } }
+        if let next { submitDrain(next) }
     }
 }

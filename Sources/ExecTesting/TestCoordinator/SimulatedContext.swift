@@ -5,7 +5,7 @@ import ExecKit
 /// An execution context of a ``TestCoordinator``: a look-alike of `.direct`, `.main`, `.mainAsync`, a global queue or
 /// a serial queue whose blocks, timers and task jobs are pieces of work that the coordinator runs on the test's
 /// thread, in virtual-time order.
-final class SimulatedContext: ExecutionContext {
+final class SimulatedContext: CallerDrivenContext {
     /// Which real context this one imitates.
     enum Role: Sendable {
         /// `.direct`: immediate; `invokeAsync`, timers and task jobs go to the global queue.

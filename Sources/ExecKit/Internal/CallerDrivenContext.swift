@@ -1,0 +1,9 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// A context whose work runs only when its caller drives it, never on a thread of its own: ExecTesting's simulated
+/// contexts, whose work runs inside the test's `runUntilIdle()` and `advance` calls.
+///
+/// ExecKit's wrappers consult it where they would otherwise block the calling thread until the wrapped context runs
+/// something: on such a context, that wait could never end, so they run the work through the context's `invokeSync`
+/// instead (which a simulated context runs inline, in virtual time).
+package protocol CallerDrivenContext: ExecutionContext {}

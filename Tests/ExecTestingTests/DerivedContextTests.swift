@@ -1,0 +1,97 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecTesting
+import Testing
+
+/// Every context derived from a coordinator's (each row of the `serialized()` and `relativeAsync()` tables that yields
+/// a new context), checked against every requirement that has a default: a derived context stays in virtual time.
+enum DerivedContext: String, CaseIterable, Sendable {
+    case directSerialized, globalSerialized, mainRelativeAsync, directRelativeAsync, mutexRelativeAsync
+    case conditionalRelativeAsync
+
+    func make(_ coordinator: TestCoordinator) -> Exec {
+        switch self {
+        case .directSerialized: return coordinator.direct.serialized()
+        case .globalSerialized: return coordinator.global.serialized()
+        case .mainRelativeAsync: return coordinator.main.relativeAsync()
+        case .directRelativeAsync: return coordinator.direct.relativeAsync()
+        case .mutexRelativeAsync: return coordinator.serialQueue(named: "m", type: .mutex).relativeAsync()
+        case .conditionalRelativeAsync:
+            return coordinator.serialQueue(named: "c", type: .conditionallyAsync(true)).relativeAsync()
+        }
+    }
+}
+
+@Suite struct DerivedContextTests {
+    @Test(arguments: DerivedContext.allCases) func timersFireAtTheirVirtualDeadlines(_ derived: DerivedContext) {
+        let coordinator = TestCoordinator()
+        let context = derived.make(coordinator)
+        let log = EventLog()
+        let single = context.singleTimer(interval: .seconds(1)) { log.append("single at \(coordinator.seconds)") }
+        let cancelled = context.singleTimer(interval: .milliseconds(500)) { log.append("cancelled timer ran") }
+        cancelled.cancel()
+        let ticks = Shared(0)
+        let periodic = context.periodicTimer(interval: .milliseconds(100)) { ticks.update { $0 += 1 } }
+        context.invoke(after: .seconds(2)) { log.append("after at \(coordinator.seconds)") }
+        coordinator.advance(by: .milliseconds(999))
+        #expect(log.entries.isEmpty, "\(derived): a timer fired early or a cancelled one fired")
+        coordinator.advance(by: .milliseconds(1))
+        #expect(ticks.value == 10, "\(derived): 100 ms ticks in 1 s of virtual time")
+        coordinator.advance(by: .seconds(1))
+        periodic.cancel()
+        #expect(log.entries == ["single at 1.0", "after at 2.0"], "\(derived)")
+        #expect(context.timestamp() == coordinator.now, "\(derived): timestamp() is virtual time")
+        #expect(coordinator.isIdle, "\(derived): cancelled timers leave nothing behind")
+        withExtendedLifetime(single) {}
+    }
+
+    @Test(arguments: DerivedContext.allCases) func asynchronousWorkAndTasksRunInsideTheCoordinator(
+        _ derived: DerivedContext
+    ) async throws {
+        let coordinator = TestCoordinator()
+        let context = derived.make(coordinator)
+        let ran = Shared(false)
+        context.invokeAsync { ran.value = true }
+        let task = context.task { 42 }
+        #expect(!ran.value, "\(derived): invokeAsync ran before the test's call")
+        coordinator.runUntilIdle()
+        #expect(ran.value, "\(derived)")
+        #expect(await task.value == 42)
+    }
+
+    @Test(arguments: DerivedContext.allCases) func invokeSyncFromTheTestRunsWithoutWaitingForever(
+        _ derived: DerivedContext
+    ) {
+        let coordinator = TestCoordinator()
+        let context = derived.make(coordinator)
+        // On a thread of its own, so that a wait that never ends fails this test instead of hanging the run.
+        let result = Shared<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            result.value = context.invokeSync { 7 }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "\(derived): invokeSync waited for the coordinator")
+        #expect(result.value == 7, "\(derived)")
+    }
+
+    @Test func aSerializedCoordinatorContextDeliversTimerHandlersOneAtATime() {
+        let coordinator = TestCoordinator()
+        let context = coordinator.global.serialized()
+        let log = EventLog()
+        let timers = (1...3).map { index in
+            context.singleTimer(interval: .seconds(1)) {
+                log.append("start \(index)")
+                context.invokeAsync { log.append("follow-up of \(index)") }
+                log.append("end \(index)")
+            }
+        }
+        coordinator.advance(by: .seconds(1))
+        #expect(
+            log.entries == [
+                "start 1", "end 1", "start 2", "end 2", "start 3", "end 3",
+                "follow-up of 1", "follow-up of 2", "follow-up of 3",
+            ])
+        withExtendedLifetime(timers) {}
+    }
+}
