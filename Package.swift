@@ -29,8 +29,7 @@ let package = Package(
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),
-        .target(name: "CExecTestingShims"),
-        .target(name: "ExecTesting", dependencies: ["ExecKit", "CExecTestingShims"], swiftSettings: strictSettings),
+        .target(name: "ExecTesting", dependencies: ["ExecKit", "CExecDispatchShims"], swiftSettings: strictSettings),
         .executableTarget(
             name: "ExecKitTour",
             dependencies: ["ExecKit"],

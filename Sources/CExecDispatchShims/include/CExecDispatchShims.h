@@ -96,5 +96,6 @@ extern void execkit_dispatch_queue_set_specific(const void *queue, const void *k
     EXECKIT_DISPATCH_SYMBOL(dispatch_queue_set_specific);
 
 #include "EnteredQueueRecord.h"
+#include "CallStack.h"
 
 #endif

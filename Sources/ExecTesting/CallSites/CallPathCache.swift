@@ -1,6 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import CExecTestingShims
+import CExecDispatchShims
 import ExecKit
 
 /// One ``RecordedCallSite`` per distinct call path, shared by every piece of work scheduled along it: a test that
@@ -34,7 +34,7 @@ enum CallPathCache {
     @inline(never)
     static func site(capturingNewPathWith captureFull: () -> RecordedCallSite?) -> RecordedCallSite? {
         withUnsafeTemporaryAllocation(of: UInt.self, capacity: depth) { buffer in
-            let count = exectesting_capture_return_addresses(buffer.baseAddress, depth, 0)
+            let count = execkit_capture_return_addresses(buffer.baseAddress, depth)
             let path = UnsafeBufferPointer(rebasing: buffer[..<count])
             var hasher = Hasher()
             for address in path { hasher.combine(address) }
