@@ -30,6 +30,8 @@ struct CoordinatorState: Sendable {
     private var running: SimulatedQueue?
     /// The queues entered since by inline `invokeSync` calls, innermost last.
     private var entered: [SimulatedQueue] = []
+    /// Set by `stop()` from inside running work: the run in progress hands out no more work.
+    private var stopRequested = false
 
     // MARK: Scheduling
 
@@ -117,6 +119,7 @@ struct CoordinatorState: Sendable {
     /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
     mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
         running = nil
+        if stopRequested { return nil }
         while let key = heap.first {
             guard slots[key.slot].sequence == key.sequence else {
                 heap.removeFirst()  // cancelled: its slot was emptied or reused
@@ -125,26 +128,62 @@ struct CoordinatorState: Sendable {
             guard key.deadline <= limit else { return nil }
             heap.removeFirst()
             now = max(now, key.deadline)
-            guard let repetition = slots[key.slot].work?.repetition else {
-                let work = take(key.slot)
-                running = work?.queue
-                return work
-            }
-            // A periodic timer stays, re-keyed for its next firing.
-            let sequence = nextSequence
-            nextSequence += 1
-            slots[key.slot].sequence = sequence
-            slots[key.slot].work?.repetition?.firings += 1
-            heap.insert(.init(deadline: max(repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
-            running = slots[key.slot].work?.queue
-            return slots[key.slot].work
+            let work = handOut(key)
+            running = work?.queue
+            return work
         }
         return nil
     }
 
-    /// Ends a run: virtual time moves on to `limit` (never back), and the thread stops being the runner.
+    /// The sequence number the next scheduling will take: work scheduled from now on has this one or a later one.
+    var sequenceBound: UInt64 { nextSequence }
+
+    /// Removes and returns the first work due now in `queue` and scheduled before `bound` (a ``sequenceBound``), for
+    /// an inline `invokeSync` onto it: as libdispatch's `sync` does, the caller's block runs after the blocks already
+    /// queued there, not after those queued since. Virtual time does not move.
+    ///
+    /// - Complexity: O(n): a scan of the pending work (inline waits are rare next to scheduling).
+    mutating func nextDueNow(in queue: SimulatedQueue, before bound: UInt64) -> ScheduledWork? {
+        if stopRequested { return nil }
+        var best: WorkHeap.Key?
+        for key in heap.unorderedKeys
+        where key.deadline <= now && key.sequence < bound && slots[key.slot].sequence == key.sequence {
+            guard slots[key.slot].work?.queue === queue else { continue }
+            if best.map({ key.precedes($0) }) ?? true { best = key }
+        }
+        guard let best else { return nil }
+        // Its heap key goes stale (the slot is emptied or re-keyed) and is dropped when it surfaces.
+        return handOut(best)
+    }
+
+    /// Hands out the work `key` names, whose heap key was removed or is about to go stale: one-shot work leaves its
+    /// slot; a periodic timer stays, re-keyed for its next firing (with a sequence number taken now, before anything
+    /// its handler schedules).
+    private mutating func handOut(_ key: WorkHeap.Key) -> ScheduledWork? {
+        guard let repetition = slots[key.slot].work?.repetition else { return take(key.slot) }
+        let sequence = nextSequence
+        nextSequence += 1
+        slots[key.slot].sequence = sequence
+        slots[key.slot].work?.repetition?.firings += 1
+        heap.insert(.init(deadline: max(repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
+        return slots[key.slot].work
+    }
+
+    /// Asks the run in progress to hand out no more work; `false` when no run is in progress on `thread`.
+    mutating func stop(on thread: UInt) -> Bool {
+        guard runner == thread else { return false }
+        stopRequested = true
+        return true
+    }
+
+    /// Whether the run in progress was stopped.
+    var isStopped: Bool { stopRequested }
+
+    /// Ends a run: virtual time moves on to `limit` (never back) unless the run was stopped, and the thread stops
+    /// being the runner.
     mutating func finishRun(at limit: UInt64) {
-        now = max(now, limit)
+        if !stopRequested { now = max(now, limit) }
+        stopRequested = false
         runner = 0
         running = nil
     }
@@ -165,7 +204,32 @@ struct CoordinatorState: Sendable {
     /// Leaves the queue that the matching ``enter(_:on:)`` entered.
     mutating func leave(asRunner: Bool) {
         entered.removeLast()
-        if asRunner { runner = 0 }
+        if asRunner {
+            runner = 0
+            stopRequested = false  // a stop() inside an inline run from the test's own code ends with it
+        }
+    }
+
+    /// The queues a thread stands in, saved by ``isolate(in:)``.
+    struct Standing: Sendable {
+        fileprivate let entered: [SimulatedQueue]
+        fileprivate let running: SimulatedQueue?
+    }
+
+    /// Makes the runner stand in `queue` alone, for work queued there that an inline `invokeSync` runs first: that
+    /// work would run on the queue's own thread, outside whatever queues the waiting caller is in.
+    mutating func isolate(in queue: SimulatedQueue) -> Standing {
+        defer {
+            entered = [queue]
+            running = nil
+        }
+        return Standing(entered: entered, running: running)
+    }
+
+    /// Puts back what ``isolate(in:)`` saved.
+    mutating func restore(_ standing: Standing) {
+        entered = standing.entered
+        running = standing.running
     }
 
     /// Whether `thread` is running inside `queue` now.

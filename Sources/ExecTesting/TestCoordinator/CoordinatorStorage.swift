@@ -11,8 +11,13 @@ final class CoordinatorStorage: Sendable {
     private let state = LockedBox(CoordinatorState())
     /// Whether each scheduling captures its caller's stack, for ``PendingWork/callSite``.
     let recordsCallSites: Bool
+    /// How much later than now a queued block or task job is due, in nanoseconds: zero, or a test's per-hop latency.
+    let hopLatency: UInt64
 
-    init(recordsCallSites: Bool) { self.recordsCallSites = recordsCallSites }
+    init(recordsCallSites: Bool, hopLatency: Duration = .zero) {
+        self.recordsCallSites = recordsCallSites
+        self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
+    }
 
     /// The caller's stack, when call sites are recorded; called before taking the lock.
     private func captureOrigin(of kind: PendingWork.Kind) -> RecordedCallSite? {
@@ -30,9 +35,11 @@ final class CoordinatorStorage: Sendable {
         _ kind: PendingWork.Kind,
         on queue: SimulatedQueue?,
         at deadline: UInt64,
+        onDiscard: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
+        var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
+        work.onDiscard = onDiscard
         return state.withLock { $0.schedule(work, at: deadline) }
     }
 
@@ -58,7 +65,7 @@ final class CoordinatorStorage: Sendable {
         }
     }
 
-    /// Schedules `body` to run in `queue` now, after everything already due now.
+    /// Schedules `body` to run in `queue` now (or a hop's latency from now), after everything already due then.
     @discardableResult
     func scheduleNow(
         _ kind: PendingWork.Kind,
@@ -66,7 +73,11 @@ final class CoordinatorStorage: Sendable {
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
-        return state.withLock { $0.schedule(work, at: $0.now) }
+        let latency = hopLatency
+        return state.withLock { state in
+            let (deadline, overflow) = state.now.addingReportingOverflow(latency)
+            return state.schedule(work, at: overflow ? .max : deadline)
+        }
     }
 
     /// Removes the work `token` names if it has not run; the work's closure is released after unlocking, so that a
@@ -76,16 +87,27 @@ final class CoordinatorStorage: Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// Drops all pending work, releasing it after unlocking.
+    /// Drops all pending work, releasing it after unlocking (a sleep's wake-up resumes its task with
+    /// `CancellationError` instead of leaving it suspended for good).
     func discardAll() {
         let removed = state.withLock { $0.removeAll() }
-        withExtendedLifetime(removed) {}
+        for work in removed { work.onDiscard?() }
+    }
+
+    /// Asks the run in progress on the calling thread to run nothing after the current work; `false` when the
+    /// calling thread is not running the coordinator's work.
+    @discardableResult
+    func stop() -> Bool {
+        let thread = ThreadIdentity.current
+        return state.withLock { $0.stop(on: thread) }
     }
 
     /// Runs, on the calling thread, every piece of work due at or before `limit` in time order (work that the work
     /// schedules included), then moves virtual time to `limit`, or leaves it at the last deadline reached when
     /// `movesToLimit` is `false`.
-    func run(until limit: UInt64, movesToLimit: Bool = true) {
+    /// - Returns: Whether work inside the run called `stop()`.
+    @discardableResult
+    func run(until limit: UInt64, movesToLimit: Bool = true) -> Bool {
         let thread = ThreadIdentity.current
         let start = state.withLock { $0.startRun(on: thread) }
         if case .failReentrantRun = start {
@@ -99,15 +121,21 @@ final class CoordinatorStorage: Sendable {
         }
         // A limit in the past still runs what is due now; only this thread moves time while it is the runner.
         let limit = max(limit, state.withLock { $0.now })
-        defer { state.withLock { $0.finishRun(at: movesToLimit ? limit : $0.now) } }
         while let work = state.withLock({ $0.nextDue(until: limit) }) {
             work.body()
+        }
+        return state.withLock { state in
+            defer { state.finishRun(at: movesToLimit ? limit : state.now) }
+            return state.isStopped
         }
     }
 
     /// Runs `body` inline inside `queue`, for `invokeSync` onto a simulated queue: the one real thread enters the
-    /// queue instead of waiting for it.
-    func runInline<Return>(in queue: SimulatedQueue, _ body: () throws -> Return) rethrows -> Return {
+    /// queue instead of waiting for it. For a serial queue (`afterQueuedWork`), the work already due now in that queue
+    /// runs first, as libdispatch's `sync` waits for the blocks queued before it.
+    func runInline<Return>(
+        in queue: SimulatedQueue, afterQueuedWork: Bool = false, _ body: () throws -> Return
+    ) rethrows -> Return {
         let entry = state.withLock { $0.enter(queue, on: ThreadIdentity.current) }
         switch entry {
         case .proceed, .proceedAsRunner:
@@ -124,6 +152,14 @@ final class CoordinatorStorage: Sendable {
                     + "invokeAsync from other threads.")
         }
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
+        if afterQueuedWork {
+            let bound = state.withLock { $0.sequenceBound }
+            while let work = state.withLock({ $0.nextDueNow(in: queue, before: bound) }) {
+                let standing = state.withLock { $0.isolate(in: queue) }
+                work.body()
+                state.withLock { $0.restore(standing) }
+            }
+        }
         return try body()
     }
 

@@ -11,6 +11,9 @@ struct ScheduledWork: Sendable {
     let body: @Sendable () -> Void
     /// For a periodic timer, when its firings are due; `nil` for work that runs once.
     var repetition: Repetition?
+    /// What to do instead of running it when the coordinator discards its pending work (a sleep's wake-up resumes the
+    /// sleeping task with `CancellationError`); `nil` to just release it.
+    var onDiscard: (@Sendable () -> Void)? = nil
 
     /// The schedule of a periodic timer: firing k is due at `start + k * period`, computed from the start each time,
     /// so it never drifts.

@@ -98,9 +98,11 @@ final class SimulatedContext: CallerDrivenContext {
             return try execute()
         case .main, .mainAsync, .serial(.serialAsync), .serial(.conditionallyAsync):
             if storage.isInside(queue) { return try execute() }
-            return try storage.runInline(in: queue, execute)
-        case .global, .serial:
-            return try storage.runInline(in: queue, execute)
+            return try storage.runInline(in: queue, afterQueuedWork: true, execute)
+        case .global:
+            return try storage.runInline(in: queue, execute)  // concurrent: waits for nothing queued
+        case .serial:
+            return try storage.runInline(in: queue, afterQueuedWork: true, execute)
         }
     }
 

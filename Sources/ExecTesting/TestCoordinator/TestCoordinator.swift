@@ -23,8 +23,8 @@ public import ExecKit
 /// - Simulated queues: the coordinator knows which simulated queue is running, so `main.invoke` is immediate exactly
 ///   inside the simulated main queue, `isCurrent` answers for each context, and ``currentQueueName`` names the queue.
 ///   `invokeSync` onto another simulated queue runs the block inline (the one real thread enters the queue instead of
-///   waiting for it); entering a `.mutex` queue from inside itself stops the program with a message, as the real
-///   ones do.
+///   waiting for it), after the work already queued on a serial queue; entering a `.mutex` queue from inside itself
+///   stops the program with a message, as the real ones do.
 /// - Thread-safety: any thread may schedule or cancel work; it runs only inside the test's calls.
 /// - Cost: scheduling, running and cancelling each cost O(log n) in the number of pending pieces of work.
 public final class TestCoordinator: TaskLauncher {
@@ -56,16 +56,22 @@ public final class TestCoordinator: TaskLauncher {
     /// Creates a coordinator at the start of virtual time, `now.uptimeNanoseconds == 1` (see ``now``), with nothing
     /// pending.
     ///
-    /// - Parameter recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) records its
-    ///   caller, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source line
-    ///   that scheduled each pending item (``PendingWork/callSite``). A scheduling walks the stack's frame pointers and
-    ///   looks the path up among those seen before, about 0.2 µs and no allocation; a path not seen before in the
-    ///   process, and every clock sleep, captures a full backtrace, 3 to 12 µs. Nothing is symbolicated until a call
-    ///   site is read. Measured (`Benchmarks/`, Linux x86-64, release build): a million timers scheduled from one
-    ///   loop and run take 0.93x a plain binary heap of closures with it, 0.76x without. On Apple platforms before
-    ///   macOS 26 and its siblings, which lack the toolchain's `Runtime` module, nothing is recorded.
-    public init(recordsCallSites: Bool = true) {
-        storage = CoordinatorStorage(recordsCallSites: recordsCallSites)
+    /// - Parameters:
+    ///   - recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) records its
+    ///     caller, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source line
+    ///     that scheduled each pending item (``PendingWork/callSite``). A scheduling walks the stack's frame pointers and
+    ///     looks the path up among those seen before, about 0.2 µs and no allocation; a path not seen before in the
+    ///     process, and every clock sleep, captures a full backtrace, 3 to 12 µs. Nothing is symbolicated until a call
+    ///     site is read. Measured (`Benchmarks/`, Linux x86-64, release build): a million timers scheduled from one
+    ///     loop and run take 0.93x a plain binary heap of closures with it, 0.76x without. On Apple platforms before
+    ///     macOS 26 and its siblings, which lack the toolchain's `Runtime` module, nothing is recorded.
+    ///   - hopLatency: How much virtual time each asynchronous hop takes: a block queued by `invoke` or `invokeAsync`,
+    ///     or a task job, is due this long after it was scheduled instead of at once (timers and sleeps keep their
+    ///     deadlines). Zero unless given; CwlUtils' `DebugContextCoordinator` took 1 ns. With a latency, hops run
+    ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
+    ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
+    public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero) {
+        storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         let mainSerialExecutor = SimulatedContext.serialExecutor(for: mainQueue, storage: storage)
@@ -84,7 +90,7 @@ public final class TestCoordinator: TaskLauncher {
         clock = VirtualClock(storage: storage)
     }
 
-    /// Drops whatever is still pending: with the coordinator gone, nothing can run it.
+    /// Drops whatever is still pending, as ``discardPendingWork()`` does: with the coordinator gone, nothing can run it.
     deinit { storage.discardAll() }
 
     /// A new simulated serial queue.
@@ -185,12 +191,34 @@ public final class TestCoordinator: TaskLauncher {
     ) {
         precondition(maximum >= .zero, "ExecTesting: run(upTo:) needs a non-negative duration, got \(maximum).")
         let bound = VirtualClock.Instant(nanoseconds: storage.now).advanced(by: maximum)
-        storage.run(until: bound.nanoseconds, movesToLimit: false)
+        let stopped = storage.run(until: bound.nanoseconds, movesToLimit: false)
+        if stopped { return }
         reportPendingWork(
             fileID: fileID, line: line,
             reason: "run(upTo: \(maximum)) reached its bound with work still pending (a periodic timer never ends: "
                 + "cancel it first, or use advance(by:))",
             reportFailure: reportFailure)
+    }
+
+    /// Ends the `runUntilIdle()`, `advance` or `run(upTo:)` call in progress once the work calling this has
+    /// returned: nothing more runs in that call, and virtual time stays at this work's deadline (an `advance` does not
+    /// go on to its target). What is pending stays pending, for the test's next call.
+    ///
+    /// Call it from inside work the coordinator is running (a block, a timer handler, a task job); anywhere else it
+    /// does nothing. CwlUtils' `DebugContextCoordinator` offered the same, for tests that end a scenario from a
+    /// handler.
+    public func stop() {
+        storage.stop()
+    }
+
+    /// Drops everything pending (blocks, timer firings, periodic timers, task jobs, sleeps) without running it, and
+    /// releases it at once, so whatever it captured is released too (objects that end their work in `deinit` end it
+    /// now). A task asleep on ``clock`` resumes with `CancellationError`, on its own executor, rather than staying
+    /// suspended for good. Virtual time does not move.
+    ///
+    /// May be called from anywhere, inside running work included; the coordinator's `deinit` does the same.
+    public func discardPendingWork() {
+        storage.discardAll()
     }
 
     // MARK: Where work runs

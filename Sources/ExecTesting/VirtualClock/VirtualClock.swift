@@ -40,7 +40,9 @@ public struct VirtualClock: Clock {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 sleeper.start(continuation) {
-                    storage.schedule(.sleep, on: nil, at: target) { sleeper.wake() }
+                    storage.schedule(.sleep, on: nil, at: target, onDiscard: { sleeper.cancel { _ in } }) {
+                        sleeper.wake()
+                    }
                 }
             }
         } onCancel: {

@@ -14,7 +14,13 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     let coordinator: TestCoordinator
     let pool: [ProgramContext]
     let run: ProgramRun
-    private var model: [(token: Int, deadline: UInt64, sequence: Int)] = []
+    /// Pending work: its token, deadline and place in the order of scheduling, and the serial group whose queue it
+    /// runs in (`nil` for the global queue, where `.direct`'s queued work goes too).
+    private var model: [(token: Int, deadline: UInt64, sequence: Int, group: Int?)] = []
+    /// For each inline `invokeSync` onto a serial queue in progress, innermost last: the queue's group and the first
+    /// sequence number scheduled after the call. Until its block starts, the work queued before it in that queue
+    /// runs first ("invokeSync onto a serial queue runs after the blocks already queued there").
+    private var drains: [(group: Int, bound: Int)] = []
     private var nextToken = 0
     private var nextSequence = 0
     private var kept: [any Lifetime] = []
@@ -46,20 +52,28 @@ final class CoordinatorInterpreter: @unchecked Sendable {
 
     // MARK: - The model
 
-    /// Puts a piece of work due `delay` from now into the model; returns its token.
-    private func schedule(after delay: UInt64 = 0) -> Int {
+    /// Puts a piece of work due `delay` from now, in the queue of `pool[index]`, into the model; returns its token.
+    private func schedule(after delay: UInt64 = 0, on index: Int?) -> Int {
         defer {
             nextToken += 1
             nextSequence += 1
         }
-        model.append((nextToken, now + delay, nextSequence))
+        model.append((nextToken, now + delay, nextSequence, index.flatMap(queueGroup)))
         return nextToken
     }
 
+    /// The serial group whose simulated queue `pool[index]`'s queued work runs in, or `nil` for the global queue.
+    private func queueGroup(_ index: Int) -> Int? { pool[index].isSerial ? pool[index].group : nil }
+
     /// The work of `token` starts: it must be the model's earliest, and due.
     private func starts(_ token: Int, _ what: String) {
+        let candidates = model.indices.filter { position in
+            guard let drain = drains.last else { return true }
+            return model[position].group == drain.group && model[position].sequence < drain.bound
+                && model[position].deadline <= now
+        }
         guard
-            let earliest = model.indices.min(by: {
+            let earliest = candidates.min(by: {
                 (model[$0].deadline, model[$0].sequence) < (model[$1].deadline, model[$1].sequence)
             })
         else {
@@ -116,7 +130,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
                 }
             }
         case .invokeAsync(let index, let body):
-            let token = schedule()
+            let token = schedule(on: index)
             run.expectRuns(body.id, 1)
             pool[index].context.invokeAsync {
                 self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
@@ -133,7 +147,11 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             let sequence = nextSequence
             nextSequence += 1
             let inline = LockedBox(true)
+            // A mutex queue's invoke is an invokeSync: the work queued there before it runs first.
+            let drains = pool[index].kind == .mutexQueue
+            if drains { self.drains.append((pool[index].group, nextSequence)) }
             pool[index].context.invoke {
+                if drains && inline.withLock({ $0 }) { self.drains.removeLast() }
                 if inline.withLock({ $0 }) {
                     self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
                 } else {
@@ -142,7 +160,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             }
             if run.runCount(body.id) == before {
                 inline.withLock { $0 = false }
-                model.append((token, now, sequence))
+                model.append((token, now, sequence, queueGroup(index)))
             }
         case .invokeSync(let index, let body):
             guard mayWait(on: index, frame) else {
@@ -150,17 +168,21 @@ final class CoordinatorInterpreter: @unchecked Sendable {
                 return
             }
             run.expectRuns(body.id, 1)
+            // Onto a serial queue it is not inside, the work queued there before the call runs first.
+            let drains = pool[index].isSerial && frame.held(group: pool[index].group, in: pool) == nil
+            if drains { self.drains.append((pool[index].group, nextSequence)) }
             pool[index].context.invokeSync {
+                if drains { self.drains.removeLast() }
                 self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
             }
         case .invokeAfter(let index, let milliseconds, let body):
-            let token = schedule(after: UInt64(milliseconds) * 1_000_000)
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index)
             run.expectRuns(body.id, 1)
             pool[index].context.invoke(after: .milliseconds(milliseconds)) {
                 self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
             }
         case .singleTimer(let index, let milliseconds, let fate, let body):
-            let token = schedule(after: UInt64(milliseconds) * 1_000_000)
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index)
             if fate == .fires { run.expectRuns(body.id, 1) }
             let lifetime = pool[index].context.singleTimer(interval: .milliseconds(milliseconds)) {
                 self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
@@ -172,7 +194,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
                 cancelled(token)
             case .released: cancelled(token)
             case .cancelledByALaterBlock:
-                let cancelToken = schedule()
+                let cancelToken = schedule(on: index)
                 pool[index].context.invokeAsync {
                     self.starts(cancelToken, "the cancel of b\(body.id)'s timer")
                     lifetime.cancel()
