@@ -24,11 +24,12 @@ extension Exec {
 
     /// This context made serial: blocks run one at a time, never two at once.
     ///
-    /// - ``direct``: a mutex (``MutexContext``, type ``ExecutionType/mutex``).
+    /// - ``direct``: a re-entrant mutex (``MutexContext``, type ``ExecutionType/mutex``): a nested invoke on the same
+    ///   thread runs inline, as CwlUtils' did.
     /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them (for a
     ///   global-queue case inside ExecTesting's `overridingSharedContexts`, a simulated serial queue of the test's
     ///   coordinator named `"ExecKit.serialized"`).
-    /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a mutex, an asynchronous one gets a FIFO
+    /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a re-entrant mutex, an asynchronous one gets a FIFO
     ///   that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it gives the
     ///   context's thread back between batches, so a block that keeps submitting more never holds one for good.
     /// - Contexts that are already serial are returned unchanged.

@@ -10,9 +10,11 @@ public enum ExecutionType: Sendable, Hashable {
     /// Example: ``Exec/direct``.
     case immediate
 
-    /// Blocks run before `invoke` returns, one at a time (a lock or a queue waited on). Not re-entrant: a nested
-    /// `invoke` from inside a block would wait for itself; ExecKit's mutex contexts detect that and stop the program
-    /// with a message. Example: ``Exec/syncQueue(label:qos:)``, `Exec.direct.serialized()`.
+    /// Blocks run before `invoke` returns, one at a time (a lock or a queue waited on). Not re-entrant in general: a
+    /// nested `invoke` into a mutex queue from inside a block would wait for itself, so ExecKit detects that and stops
+    /// the program with a message. Example: ``Exec/syncQueue(label:qos:)``. The exception is ``MutexContext`` (what
+    /// `Exec.direct.serialized()` returns), re-entrant like a recursive mutex; ``isReentrant`` still answers `false`
+    /// for the type, the answer that is safe for every mutex.
     case mutex
 
     /// Blocks run later, on another thread, one at a time in submission order (FIFO). Re-entrant: a nested `invoke`

@@ -3,17 +3,20 @@
 import ExecDispatch
 import Synchronization
 
-/// A mutex used as an execution context: `invoke` runs the block on the calling thread while holding the lock
-/// (type ``ExecutionType/mutex``).
+/// A re-entrant mutex used as an execution context: `invoke` runs the block on the calling thread while holding the
+/// lock (type ``ExecutionType/mutex``).
 ///
-/// It is what `Exec.direct.serialized()` returns. Invoking it from inside one of its own blocks would deadlock; it
-/// detects that and stops the program with a message naming `MutexContext` instead, in every build.
+/// It is what `Exec.direct.serialized()` returns. Like CwlUtils' serializing context, it is re-entrant: a block that
+/// invokes the same context again, directly or through calls into other contexts, runs the nested block inline on its
+/// own thread, while other threads still wait their turn. (A `syncQueue()` cannot re-enter: that would deadlock, and
+/// ExecKit stops the program there instead.)
 ///
 /// - Thread-safety: may be used from any thread.
-/// - Cost: an uncontended lock and unlock around the block, plus two atomic stores that record the owning thread.
+/// - Cost: an uncontended lock and unlock around the block, plus two atomic stores that record the owning thread; a
+///   nested invoke costs one atomic load.
 public final class MutexContext: ExecutionContext {
     private let mutex = PThreadMutex(type: .normal)
-    /// The thread holding `mutex`, or zero: lets a nested invoke fail with a clear message instead of deadlocking.
+    /// The thread holding `mutex`, or zero: lets a nested invoke on that thread run inline instead of deadlocking.
     private let owner = Atomic<UInt>(0)
     private let wrapped: (any ExecutionContext)?
     /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted; `nil` when a
@@ -104,26 +107,18 @@ public final class MutexContext: ExecutionContext {
         invokeSync(execute)
     }
 
-    /// Runs `execute` under the lock and returns its value or rethrows its error.
-    ///
-    /// - Precondition: the calling thread is not already inside this context (a nested invoke would wait for itself),
-    ///   otherwise the program stops with a message.
+    /// Runs `execute` under the lock and returns its value or rethrows its error. Called from inside one of this
+    /// context's blocks (the calling thread holds the lock), it runs `execute` at once, without locking again.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         let me = ThreadIdentity.current
-        // Only this thread ever stores its own identity, so a relaxed load that sees it is not stale.
-        if _slowPath(owner.load(ordering: .relaxed) == me) { Self.reentrantUseFailure() }
+        // Only this thread ever stores its own identity, so a relaxed load that sees it is not stale. The outer call
+        // keeps the lock and clears the owner when it returns.
+        if _slowPath(owner.load(ordering: .relaxed) == me) { return try execute() }
         return try mutex.sync {
             owner.store(me, ordering: .relaxed)
             defer { owner.store(0, ordering: .relaxed) }
             guard let wrapped else { return try execute() }
             return try wrapped.invokeSync(execute)
         }
-    }
-
-    private static func reentrantUseFailure() -> Never {
-        fatalError(
-            "ExecKit: a MutexContext (such as Exec.direct.serialized()) was invoked from inside one of its own blocks, "
-                + "directly or through calls into other contexts or queues. It is a non-re-entrant mutex, so waiting "
-                + "would deadlock; use invokeAsync for nested work, or check isCurrent first.")
     }
 }

@@ -14,7 +14,6 @@ import Darwin
 /// when another queue's `sync` stands between the two entries (libdispatch's own trap prints nothing useful).
 @Suite struct MisuseExitTests {
     static let syncQueueMessage = "was invoked from inside that same queue, directly or through sync calls"
-    static let mutexContextMessage = "a MutexContext (such as Exec.direct.serialized()) was invoked from inside"
 
     @Test func reenteringASyncQueueThroughAnotherQueueStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -93,28 +92,6 @@ import Darwin
             }
             if !finished || !ranInline.withLock({ $0 }) { exit(1) }
         }
-    }
-
-    @Test func reenteringAMutexContextStops() async {
-        let direct = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let context = Exec.direct.serialized()
-            context.invokeSync { context.invoke {} }
-        }
-        #expect(direct.standardErrorText.contains(Self.mutexContextMessage))
-        #expect(direct.standardErrorText.contains("use invokeAsync"))
-        let throughAnotherQueue = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let context = Exec.direct.serialized()
-            context.invokeSync { DispatchQueue(label: "other").sync { context.invoke {} } }
-        }
-        #expect(throughAnotherQueue.standardErrorText.contains(Self.mutexContextMessage))
-    }
-
-    @Test func reenteringASerializedImmediateContextThroughAnotherQueueStops() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let context = Exec.custom(CountingImmediateContext()).serialized()
-            context.invokeSync { DispatchQueue(label: "other").sync { context.invokeSync {} } }
-        }
-        #expect(result.standardErrorText.contains(Self.mutexContextMessage))
     }
 
     @Test func aGlobalQueueWithASerialTypeStops() async {

@@ -123,6 +123,9 @@ final class LiveInterpreter: Sendable {
         default: break
         }
         if let held = frame.held(group: context.group, in: pool) {
+            // MutexContext: "a block that invokes the same context again ... runs the nested block inline on its own
+            // thread".
+            if context.kind == .serializedMutex { return held.physical }
             return context.reentersInline && held.recorded
         }
         let highest = frame.held.map { pool[$0.context].group }.max() ?? -1

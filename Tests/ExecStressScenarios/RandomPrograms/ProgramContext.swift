@@ -15,7 +15,7 @@ struct ProgramContext: Sendable {
         case mutexQueue
         /// The main queue, however named: known through the record or the current queue, re-entered inline.
         case main
-        /// `.direct.serialized()`, a mutex: known by its owning thread, never re-entered.
+        /// `.direct.serialized()`, a re-entrant mutex: known by its owning thread, re-entered inline on that thread.
         case serializedMutex
         /// A concurrent context of the user's made serial by `serialized()`: known by its draining thread.
         case serializedAsync
