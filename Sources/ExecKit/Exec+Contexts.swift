@@ -29,9 +29,10 @@ extension Exec {
     /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them (for a
     ///   global-queue case inside ExecTesting's `overridingSharedContexts`, a simulated serial queue of the test's
     ///   coordinator named `"ExecKit.serialized"`).
-    /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a re-entrant mutex, an asynchronous one gets a FIFO
-    ///   that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it gives the
-    ///   context's thread back between batches, so a block that keeps submitting more never holds one for good.
+    /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a re-entrant mutex, an asynchronous one
+    ///   gets a FIFO that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it
+    ///   gives the context's thread back between batches, so a block that keeps submitting more never holds one for
+    ///   good. Either way the result keeps the context's clock and timers.
     /// - Contexts that are already serial are returned unchanged.
     ///
     /// Each call creates a new serial context; keep the result to serialize against it.
