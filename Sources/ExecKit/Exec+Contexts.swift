@@ -68,8 +68,10 @@ extension Exec {
     ///
     /// ``direct`` becomes ``default``; ``main`` and ``mainOrdered`` become ``mainAsync``; a synchronous or conditional
     /// `.queue` becomes the same queue used asynchronously; a ``custom(_:)`` context that can be immediate is wrapped
-    /// so that `invoke` calls its `invokeAsync`. Asynchronous contexts are returned unchanged.
-    public func relativeAsync() -> Exec {
+    /// so that `invoke` calls its `invokeAsync` (keeping its clock, timers and executors). Asynchronous contexts are
+    /// returned unchanged. (CwlUtils has no such call; its `relativeAsync` moves work to a global queue, as
+    /// ``relativeAsync(qos:)`` does here.)
+    public func alwaysAsync() -> Exec {
         switch self {
         case .direct: return .default
         case .main, .mainOrdered: return .mainAsync
@@ -85,6 +87,35 @@ extension Exec {
             case .serialAsync, .concurrentAsync: return self
             case .immediate, .mutex, .conditionallyAsync: return .custom(AsyncForwardingContext(wrapping: context))
             }
+        }
+    }
+
+    /// A concurrent asynchronous context to move work to, away from this one: CwlUtils' `relativeAsync`, with the same
+    /// answers.
+    ///
+    /// ``main`` and the main-queue cases give ``interactive``; ``direct`` gives ``default``; a `.queue` gives the
+    /// global-queue case of its queue's QoS; a global-queue case gives itself; a ``custom(_:)`` context answers
+    /// ``ExecutionContext/relativeAsync(qos:)`` (a `TestCoordinator`'s contexts answer with the coordinator's global
+    /// queue). A `qos` other than `nil` picks the global-queue case of that QoS instead, except for custom contexts,
+    /// which receive it. To leave a block without leaving the queue, use ``alwaysAsync()``.
+    public func relativeAsync(qos: DispatchQoS.QoSClass? = nil) -> Exec {
+        switch self {
+        case .custom(let context): return context.relativeAsync(qos: qos)
+        case .main, .mainAsync, .mainOrdered: return .globalCase(qos: qos ?? .userInteractive)
+        case .direct: return .globalCase(qos: qos ?? .default)
+        case .queue(let queue, _): return .globalCase(qos: qos ?? queue.qos.qosClass)
+        case .interactive, .user, .default, .utility, .background: return qos.map { .globalCase(qos: $0) } ?? self
+        }
+    }
+
+    /// The global-queue case for `qos` (``default`` for `.default` and `.unspecified`).
+    static func globalCase(qos: DispatchQoS.QoSClass) -> Exec {
+        switch qos {
+        case .userInteractive: return .interactive
+        case .userInitiated: return .user
+        case .utility: return .utility
+        case .background: return .background
+        default: return .default
         }
     }
 }

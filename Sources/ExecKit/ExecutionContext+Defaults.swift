@@ -24,6 +24,11 @@ extension ExecutionContext {
     public func timestamp() -> DispatchTime {
         DispatchTime.now()
     }
+
+    /// The global-queue case of `qos`, ``Exec/default`` for `nil`.
+    public func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec {
+        .globalCase(qos: qos ?? .default)
+    }
 }
 
 /// Runs a non-escaping, non-`Sendable` closure through an API that takes an escaping `@Sendable` block and waits for

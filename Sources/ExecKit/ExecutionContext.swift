@@ -74,6 +74,11 @@ public protocol ExecutionContext: TaskLauncher {
     /// The current time as this context sees it; a virtual-time test context answers with its virtual clock.
     func timestamp() -> DispatchTime
 
+    /// A concurrent asynchronous context to move work to, away from this one (CwlUtils' `relativeAsync`): the default
+    /// is the global-queue case of `qos` (``Exec/default`` for `nil`); a virtual-time test context answers with its
+    /// coordinator's global queue, so work moved there stays in virtual time.
+    func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec
+
     /// A `TaskExecutor` that runs a task's jobs in this context, through ``invokeAsync(_:)``.
     ///
     /// The default implementation makes a new executor, which keeps this context alive, on every access. Implement it

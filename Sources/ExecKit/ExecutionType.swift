@@ -17,9 +17,10 @@ public enum ExecutionType: Sendable, Hashable {
     /// for the type, the answer that is safe for every mutex.
     case mutex
 
-    /// Blocks run later, on another thread, one at a time in submission order (FIFO). Re-entrant: a nested `invoke`
-    /// queues the inner block behind the outer one; ExecKit's own serial contexts run a nested `invokeSync` inline.
-    /// Example: ``Exec/asyncQueue(label:qos:)``, ``Exec/mainAsync``.
+    /// Blocks run later, on another thread, one at a time in submission order (FIFO). A nested `invoke` queues the
+    /// inner block behind the outer one, and ExecKit's own serial contexts run a nested `invokeSync` inline; a serial
+    /// context of the user's may instead wait for itself there, so ``isReentrant`` is `false` for the type, as it was
+    /// in CwlUtils. Example: ``Exec/asyncQueue(label:qos:)``, ``Exec/mainAsync``.
     case serialAsync
 
     /// Blocks run later, on other threads, possibly several at once, in no promised order. Re-entrant: a nested
@@ -58,12 +59,17 @@ public enum ExecutionType: Sendable, Hashable {
     @inlinable
     public var isSerial: Bool { !isConcurrent }
 
-    /// Whether code already running in the context may `invoke` into it again without deadlocking.
+    /// Whether code already running in any context of this type may call `invoke` or `invokeSync` into it again and
+    /// be sure not to deadlock: CwlUtils' meaning, with the same answers.
     ///
-    /// `false` only for ``mutex``.
+    /// `false` for ``mutex`` (a nested wait would wait for itself) and ``serialAsync`` (a nested `invokeSync` may wait
+    /// for itself in a context of the user's; ExecKit's own serial asynchronous contexts run it inline, but the type
+    /// does not promise it). `true` for the others.
     @inlinable
     public var isReentrant: Bool {
-        if case .mutex = self { return false }
-        return true
+        switch self {
+        case .mutex, .serialAsync: return false
+        case .immediate, .concurrentAsync, .conditionallyAsync: return true
+        }
     }
 }

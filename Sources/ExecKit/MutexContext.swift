@@ -80,6 +80,10 @@ public final class MutexContext: ExecutionContext {
     /// `TestCoordinator`'s context reads virtual time.
     public func timestamp() -> DispatchTime { clockSource.timestamp() }
 
+    /// The wrapped context's concurrent sibling (`Exec.direct`'s, a global queue, for a plain mutex), so that work
+    /// moved away from a mutex around a `TestCoordinator`'s context stays in virtual time.
+    public func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { clockSource.relativeAsync(qos: qos) }
+
     /// Calls `handler` once under the lock after `interval`. The wrapped context's timer (`Exec.direct`'s for a plain
     /// mutex) decides when; once `cancel()` has returned, from inside this context or elsewhere, the handler never
     /// starts.

@@ -38,6 +38,9 @@ final class ImmediateContext: ExecutionContext {
 
     func timestamp() -> DispatchTime { clock.now.dispatchTime }
 
+    /// Itself: everything here runs at once, wherever it is moved.
+    func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { .custom(self) }
+
     /// Jobs cannot run inside `enqueue`, so tasks go to the global concurrent executor, as `Task { }`'s do.
     var taskExecutor: any TaskExecutor { globalConcurrentExecutor }
 }

@@ -154,7 +154,7 @@ import Testing
         }
     }
 
-    @Test func relativeAsyncIsNeverImmediate() {
+    @Test func alwaysAsyncIsNeverImmediate() {
         let contexts: [Exec] = [
             .direct, .main, .mainOrdered, .mainAsync, .utility, .syncQueue(), .asyncQueue(),
             .queue(DispatchQueue(label: "i", attributes: .concurrent), .immediate),
@@ -162,12 +162,12 @@ import Testing
             .custom(CountingImmediateContext()), .direct.serialized(), .custom(MinimalSerialContext()),
         ]
         for context in contexts {
-            let escaped = context.relativeAsync()
-            #expect(escaped.type.isImmediate == false, "\(context).relativeAsync() is \(escaped.type)")
-            #expect(runsOnlyAfterReturning { escaped.invoke($0) }, "\(context).relativeAsync().invoke ran inline")
+            let escaped = context.alwaysAsync()
+            #expect(escaped.type.isImmediate == false, "\(context).alwaysAsync() is \(escaped.type)")
+            #expect(runsOnlyAfterReturning { escaped.invoke($0) }, "\(context).alwaysAsync().invoke ran inline")
         }
-        if case .default = Exec.direct.relativeAsync() {} else { Issue.record(".direct escapes to .default") }
-        if case .mainAsync = Exec.main.relativeAsync() {} else { Issue.record(".main escapes to .mainAsync") }
+        if case .default = Exec.direct.alwaysAsync() {} else { Issue.record(".direct escapes to .default") }
+        if case .mainAsync = Exec.main.alwaysAsync() {} else { Issue.record(".main escapes to .mainAsync") }
     }
 }
 

@@ -121,7 +121,7 @@ import Testing
         #expect(Exec.custom(answering).isCurrent == false)
         answering.answer.withLock { $0 = true }
         #expect(Exec.custom(answering).isCurrent)
-        #expect(Exec.custom(answering).relativeAsync().isCurrent)
+        #expect(Exec.custom(answering).alwaysAsync().isCurrent)
     }
 }
 

@@ -13,7 +13,8 @@ import Testing
     static let table: [Row] = [
         Row(type: .immediate, isImmediate: true, isConcurrent: true, isSerial: false, isReentrant: true),
         Row(type: .mutex, isImmediate: true, isConcurrent: false, isSerial: true, isReentrant: false),
-        Row(type: .serialAsync, isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: true),
+        // CwlUtils' answers: a serial asynchronous context of the user's may wait for itself in a nested invokeSync.
+        Row(type: .serialAsync, isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: false),
         Row(type: .concurrentAsync, isImmediate: false, isConcurrent: true, isSerial: false, isReentrant: true),
         Row(
             type: .conditionallyAsync(true), isImmediate: false, isConcurrent: false, isSerial: true, isReentrant: true),

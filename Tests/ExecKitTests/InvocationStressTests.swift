@@ -35,7 +35,7 @@ import Testing
             Exec.custom(ConcurrentTestContext()).serialized()
         },
         Target(name: ".custom(MinimalSerialContext())", isSerial: true) { .custom(MinimalSerialContext()) },
-        Target(name: "syncQueue().relativeAsync()", isSerial: true) { Exec.syncQueue().relativeAsync() },
+        Target(name: "syncQueue().alwaysAsync()", isSerial: true) { Exec.syncQueue().alwaysAsync() },
     ]
 
     static let producers = 4

@@ -59,12 +59,21 @@ import Testing
     }
 
     @Test func aggregateEndsTimers() {
-        let fired = Recorder<Bool>()
+        // Only a firing after cancel() returned fails: one before it means this thread was descheduled meanwhile.
+        let cancelled = Flag()
+        let firedAfterCancel = Recorder<Bool>()
         let aggregate = AggregateLifetime()
-        aggregate.add(Exec.utility.singleTimer(interval: .milliseconds(10)) { fired.record(true) })
-        aggregate.add(Exec.utility.periodicTimer(interval: .milliseconds(5)) { fired.record(true) })
+        aggregate.add(
+            Exec.utility.singleTimer(interval: .milliseconds(10)) {
+                if cancelled.isSet { firedAfterCancel.record(true) }
+            })
+        aggregate.add(
+            Exec.utility.periodicTimer(interval: .milliseconds(5)) {
+                if cancelled.isSet { firedAfterCancel.record(true) }
+            })
         aggregate.cancel()
-        #expect(fired.wait(timeout: 0.1) == false)
+        cancelled.set()
+        #expect(firedAfterCancel.wait(timeout: 0.1) == false)
     }
 
     @Test func childMayTouchTheAggregateWhileBeingCancelled() {

@@ -18,7 +18,7 @@ import Testing
         let offsets = (0..<count).map { _ in Int(random.next() % 10) }
         let order = Recorder<Int>()
         let base = DispatchTime.now() + .milliseconds(30)
-        let timers = context.relativeAsync().invokeSync {
+        let timers = context.alwaysAsync().invokeSync {
             (0..<count).map { id in
                 context._engineTimer(deadline: base + .milliseconds(offsets[id])) { order.record(id) }
             }
@@ -95,7 +95,7 @@ import Testing
         let ran = Recorder<Int>()
         let timers = LockedBox<[Int: any Lifetime]>([:])
         let deadline = DispatchTime.now() + .milliseconds(20)
-        context.relativeAsync().invokeSync {
+        context.alwaysAsync().invokeSync {
             for pair in 0..<pairs {
                 let canceller = context._engineTimer(deadline: deadline) {
                     let victim = timers.withLock { $0[2 * pair + 1] }

@@ -3,21 +3,21 @@
 import ExecTesting
 import Testing
 
-/// Every context derived from a coordinator's (each row of the `serialized()` and `relativeAsync()` tables that yields
+/// Every context derived from a coordinator's (each row of the `serialized()` and `alwaysAsync()` tables that yields
 /// a new context), checked against every requirement that has a default: a derived context stays in virtual time.
 enum DerivedContext: String, CaseIterable, Sendable {
-    case directSerialized, globalSerialized, mainRelativeAsync, directRelativeAsync, mutexRelativeAsync
-    case conditionalRelativeAsync
+    case directSerialized, globalSerialized, mainAlwaysAsync, directAlwaysAsync, mutexAlwaysAsync
+    case conditionalAlwaysAsync
 
     func make(_ coordinator: TestCoordinator) -> Exec {
         switch self {
         case .directSerialized: return coordinator.direct.serialized()
         case .globalSerialized: return coordinator.global.serialized()
-        case .mainRelativeAsync: return coordinator.main.relativeAsync()
-        case .directRelativeAsync: return coordinator.direct.relativeAsync()
-        case .mutexRelativeAsync: return coordinator.serialQueue(named: "m", type: .mutex).relativeAsync()
-        case .conditionalRelativeAsync:
-            return coordinator.serialQueue(named: "c", type: .conditionallyAsync(true)).relativeAsync()
+        case .mainAlwaysAsync: return coordinator.main.alwaysAsync()
+        case .directAlwaysAsync: return coordinator.direct.alwaysAsync()
+        case .mutexAlwaysAsync: return coordinator.serialQueue(named: "m", type: .mutex).alwaysAsync()
+        case .conditionalAlwaysAsync:
+            return coordinator.serialQueue(named: "c", type: .conditionallyAsync(true)).alwaysAsync()
         }
     }
 }
@@ -93,5 +93,25 @@ enum DerivedContext: String, CaseIterable, Sendable {
                 "follow-up of 1", "follow-up of 2", "follow-up of 3",
             ])
         withExtendedLifetime(timers) {}
+    }
+}
+
+@Suite struct CoordinatorRelativeAsyncTests {
+    @Test func workMovedAwayFromACoordinatorContextStaysOnTheCoordinatorsGlobalQueue() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let contexts =
+            [
+                coordinator.main, coordinator.mainAsync, coordinator.direct, coordinator.global,
+                coordinator.serialQueue(named: "s"),
+            ] + DerivedContext.allCases.map { $0.make(coordinator) }
+        for context in contexts {
+            context.relativeAsync(qos: .utility).invokeAsync {
+                log.append(coordinator.currentQueueName ?? "outside the coordinator")
+            }
+        }
+        #expect(log.entries.isEmpty)
+        coordinator.runUntilIdle()
+        #expect(log.entries == Array(repeating: "global", count: contexts.count))
     }
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// A context whose `invoke` is the wrapped context's `invokeAsync`: what ``Exec/relativeAsync()`` makes of a custom
+/// A context whose `invoke` is the wrapped context's `invokeAsync`: what ``Exec/alwaysAsync()`` makes of a custom
 /// context that may run blocks immediately. Everything else is the wrapped context's: its clock, its timers, its
 /// executors, so a derived context of a `TestCoordinator`'s stays in virtual time.
 struct AsyncForwardingContext: ExecutionContext {
@@ -23,6 +23,8 @@ struct AsyncForwardingContext: ExecutionContext {
     func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return { try wrapped.invokeSync(execute) }
 
     func timestamp() -> DispatchTime { wrapped.timestamp() }
+
+    func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { wrapped.relativeAsync(qos: qos) }
 
     // Timers are the wrapped context's own: they run their handlers where it runs, which is where this one does.
 

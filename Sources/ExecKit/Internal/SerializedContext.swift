@@ -77,6 +77,9 @@ final class SerializedContext: ExecutionContext {
     /// The wrapped context's clock.
     func timestamp() -> DispatchTime { wrapped.timestamp() }
 
+    /// The wrapped context's concurrent sibling.
+    func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { wrapped.relativeAsync(qos: qos) }
+
     /// The wrapped context's timer, each firing joining this context's FIFO (so handlers run one at a time).
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
         forwardedTimer(into: self, from: wrapped, interval: interval, leeway: leeway, repeats: false, handler: handler)

@@ -1,6 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// The timers of a context that ExecKit derives from another (`serialized()` and `relativeAsync()` of a custom
+/// The timers of a context that ExecKit derives from another (`serialized()` and `alwaysAsync()` of a custom
 /// context): the wrapped context's own timer decides when, so a derived context keeps its clock (a `TestCoordinator`'s
 /// virtual time included), and each firing is invoked into the derived context, one at a time (``ContextTimerFiring``).
 ///

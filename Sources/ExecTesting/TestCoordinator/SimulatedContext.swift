@@ -28,16 +28,28 @@ final class SimulatedContext: CallerDrivenContext {
     /// The serial executor of a serial queue (main included), shared by every context on that queue; `nil` for the
     /// global queue and `.direct`, which are concurrent.
     private let serialExecutor: ContextSerialExecutor?
+    /// The coordinator's global queue and its executor, for ``relativeAsync(qos:)``.
+    private let global: (queue: SimulatedQueue, executor: SimulatedTaskExecutor)
 
     init(
         role: Role, queue: SimulatedQueue, storage: CoordinatorStorage, executor: SimulatedTaskExecutor,
-        serialExecutor: ContextSerialExecutor? = nil
+        global: (queue: SimulatedQueue, executor: SimulatedTaskExecutor), serialExecutor: ContextSerialExecutor? = nil
     ) {
         self.role = role
         self.queue = queue
         self.storage = storage
         self.executor = executor
+        self.global = global
         self.serialExecutor = serialExecutor
+    }
+
+    /// The coordinator's global queue, whatever the QoS, as CwlUtils' `DebugContext` answered: work moved away from a
+    /// simulated context stays in virtual time.
+    func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec {
+        if case .global = role { return .custom(self) }
+        return .custom(
+            SimulatedContext(
+                role: .global, queue: global.queue, storage: storage, executor: global.executor, global: global))
     }
 
     /// A serial executor for the simulated queue, for an actor's `unownedExecutor`: each job is a piece of work due at

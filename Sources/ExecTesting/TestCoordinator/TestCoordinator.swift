@@ -75,18 +75,21 @@ public final class TestCoordinator: TaskLauncher {
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         let mainSerialExecutor = SimulatedContext.serialExecutor(for: mainQueue, storage: storage)
+        let global = (queue: globalQueue, executor: globalExecutor)
         direct = .custom(
-            SimulatedContext(role: .direct, queue: globalQueue, storage: storage, executor: globalExecutor))
+            SimulatedContext(
+                role: .direct, queue: globalQueue, storage: storage, executor: globalExecutor, global: global))
         main = .custom(
             SimulatedContext(
-                role: .main, queue: mainQueue, storage: storage, executor: mainExecutor,
+                role: .main, queue: mainQueue, storage: storage, executor: mainExecutor, global: global,
                 serialExecutor: mainSerialExecutor))
         mainAsync = .custom(
             SimulatedContext(
-                role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor,
+                role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor, global: global,
                 serialExecutor: mainSerialExecutor))
-        global = .custom(
-            SimulatedContext(role: .global, queue: globalQueue, storage: storage, executor: globalExecutor))
+        self.global = .custom(
+            SimulatedContext(
+                role: .global, queue: globalQueue, storage: storage, executor: globalExecutor, global: global))
         clock = VirtualClock(storage: storage)
     }
 
@@ -114,6 +117,7 @@ public final class TestCoordinator: TaskLauncher {
         return .custom(
             SimulatedContext(
                 role: .serial(type), queue: queue, storage: storage, executor: executor,
+                global: (queue: globalQueue, executor: globalExecutor),
                 serialExecutor: SimulatedContext.serialExecutor(for: queue, storage: storage)))
     }
 

@@ -9,7 +9,7 @@ struct ProgramContext: Sendable {
     /// What kind of context this is, as far as the promises checked here go.
     enum Kind: Sendable {
         /// An `Exec` serial queue used asynchronously (`asyncQueue()`, `.serialAsync`, `.conditionallyAsync`, the
-        /// `relativeAsync()` of a `syncQueue()`): known through ExecKit's record, re-entered inline by `invokeSync`.
+        /// `alwaysAsync()` of a `syncQueue()`): known through ExecKit's record, re-entered inline by `invokeSync`.
         case asyncQueue
         /// A queue used as a mutex (`syncQueue()`, `.mutex`): known through the record, never re-entered.
         case mutexQueue
@@ -30,7 +30,7 @@ struct ProgramContext: Sendable {
     let name: String
     let context: Exec
     let kind: Kind
-    /// Contexts that share a queue share a group (a `syncQueue()` and its `relativeAsync()`; the main-queue cases). Groups
+    /// Contexts that share a queue share a group (a `syncQueue()` and its `alwaysAsync()`; the main-queue cases). Groups
     /// are numbered in a fixed order, and a program only waits on a group above every group it holds, so that two
     /// threads never wait for each other.
     let group: Int
@@ -86,7 +86,7 @@ enum LiveContexts {
             {
                 let lock = Exec.syncQueue(label: "program.mutex")
                 return [
-                    ("syncQueue", lock, .mutexQueue), ("syncQueue.relativeAsync", lock.relativeAsync(), .asyncQueue),
+                    ("syncQueue", lock, .mutexQueue), ("syncQueue.alwaysAsync", lock.alwaysAsync(), .asyncQueue),
                 ]
             }
         ),
@@ -102,7 +102,7 @@ enum LiveContexts {
         ("utility", { [("utility", .utility, .concurrent)] }),
         (
             "direct",
-            { [("direct", .direct, .direct), ("direct.relativeAsync", Exec.direct.relativeAsync(), .concurrent)] }
+            { [("direct", .direct, .direct), ("direct.alwaysAsync", Exec.direct.alwaysAsync(), .concurrent)] }
         ),
         ("serializedDirect", { [("serializedDirect", .direct.serialized(), .serializedMutex)] }),
         // A global queue made serial is a private serial queue that targets it: an `Exec` queue.
