@@ -34,7 +34,7 @@ import Darwin
             lock.invokeAsync {
                 other.sync { lock.invoke {} }; done.signal()
             }
-            _ = done.wait(timeout: .now() + 10)  // reached only if the misuse went unnoticed
+            _ = waitBlocking(done, seconds: 10)  // reached only if the misuse went unnoticed
         }
         #expect(result.standardErrorText.contains(Self.syncQueueMessage))
     }
@@ -47,7 +47,7 @@ import Darwin
             let timer = lock.singleTimer(interval: .milliseconds(1)) {
                 other.sync { lock.invoke {} }; done.signal()
             }
-            _ = done.wait(timeout: .now() + 10)
+            _ = waitBlocking(done, seconds: 10)
             withExtendedLifetime(timer) {}
         }
         #expect(result.standardErrorText.contains(Self.syncQueueMessage))

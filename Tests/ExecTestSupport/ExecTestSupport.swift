@@ -17,7 +17,26 @@ import Darwin
 /// Stress tests shrink their sizes when it is: every memory access costs several times more there, and the sizes that
 /// take a second in a debug build would take minutes. Detected at run time, because the same sources build both ways:
 /// the sanitizer's runtime exports `__tsan_init` from the executable.
-package let isThreadSanitizerActive: Bool = dlsym(nil, "__tsan_init") != nil
+package let isThreadSanitizerActive: Bool = dlsym(searchEveryImage(), "__tsan_init") != nil
+
+/// The `dlsym` handle that searches every loaded image: `RTLD_DEFAULT`, which is a null pointer on Linux but `-2` on
+/// Apple platforms (where a null handle finds nothing, so the sanitizer would go unnoticed).
+private func searchEveryImage() -> UnsafeMutableRawPointer? {
+    #if canImport(Darwin)
+    return UnsafeMutableRawPointer(bitPattern: -2)
+    #else
+    return nil
+    #endif
+}
+
+/// Waits for `semaphore` for at most `seconds`; `true` when it was signalled.
+///
+/// A synchronous function on purpose: Apple's Dispatch forbids `DispatchSemaphore.wait` directly inside async code
+/// (an exit-test body, an async test), and a call through a synchronous function is the documented way to block
+/// there deliberately. `.ci/check-noasync-waits.py` finds direct calls.
+package func waitBlocking(_ semaphore: DispatchSemaphore, seconds: Double) -> Bool {
+    semaphore.wait(timeout: .now() + seconds) == .success
+}
 
 /// Runs `body(index)` for every index in `0..<count`, each on a new POSIX thread of its own, started together.
 ///
