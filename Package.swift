@@ -109,7 +109,7 @@ let package = Package(
         // A helper process for ExecKitTests: checks `.main` in a `dispatchMain()`-driven process.
         .executableTarget(
             name: "ExecKitMainQueueProbe",
-            dependencies: ["ExecKit"],
+            dependencies: ["ExecKit", "CExecDispatchShims"],
             path: "Tests/ExecKitMainQueueProbe",
             swiftSettings: strictSettings
         ),

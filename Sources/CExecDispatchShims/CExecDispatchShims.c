@@ -10,6 +10,7 @@
 #include "CExecDispatchShims.h"
 
 int execkit_main_queue_reader_validated = 0;
+int execkit_current_queue_reader_disabled = 0;
 int execkit_raw_queue_layout_state = 0;
 
 _Thread_local void *execkit_entered_queue_record = 0;

@@ -64,6 +64,8 @@ package enum MainQueueIdentity {
     private static let marker = DispatchSpecificKey<UInt8>()
     private static let setUp: Bool = {
         DispatchQueue.main.setSpecific(key: marker, value: 1)
+        // Missing, the reader is no fault to report: the marker answers, a little slower.
+        guard execkit_current_queue_reader_is_present() else { return true }
         if let problem = fastPathProblem() {
             let line =
                 "ExecKit: the fast main-queue check is unavailable (\(problem)); DispatchQueue.isMainQueueCurrent and "

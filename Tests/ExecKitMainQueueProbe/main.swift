@@ -3,9 +3,11 @@
 // A helper process for ExecKitTests: it hands the main queue to `dispatchMain()`, which then runs it on a worker
 // thread (the initial thread exits), and checks that `.main` still means "on the main queue" there, and that it agrees
 // with `MainActor`. With the argument `runloop` it runs the main queue from Foundation's `RunLoop` on the initial
-// thread instead, as a Linux program with a run loop does.
+// thread instead, as a Linux program with a run loop does. With `noreader` it behaves as if libdispatch lacked
+// `dispatch_get_current_queue` (Apple may remove it): the fast check stays off and every answer must still be right.
 // Exits 0 when every check passes, 1 on the first failure, 2 if it hangs.
 
+import CExecDispatchShims
 import ExecDispatch
 import ExecKit
 import Foundation
@@ -22,7 +24,9 @@ func check(_ condition: Bool, _ what: String) {
 }
 
 let initialThread = pthread_self()
-let drivenByRunLoop = CommandLine.arguments.dropFirst().first == "runloop"
+let drivenByRunLoop = CommandLine.arguments.dropFirst().contains("runloop")
+let withoutReader = CommandLine.arguments.dropFirst().contains("noreader")
+if withoutReader { execkit_disable_current_queue_reader() }  // before anything asks about the main queue
 
 nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds(20), queue: .global()) {
     print("FAIL timed out")
@@ -38,7 +42,11 @@ DispatchQueue.main.async {
     }
     check(DispatchQueue.isMainQueueCurrent, "a main-queue block counts as on the main queue")
     // Built with --static-swift-stdlib in CI too, where looking libdispatch's symbols up with dlsym used to fail.
-    check(MainQueueIdentity.isFastPathActive, "the fast main-queue check is active")
+    if withoutReader {
+        check(!MainQueueIdentity.isFastPathActive, "without the reader, the fast main-queue check stays off")
+    } else {
+        check(MainQueueIdentity.isFastPathActive, "the fast main-queue check is active")
+    }
     check(RawQueueIdentity.isActive, "DispatchQueue.isCurrent finds the dispatch_queue_t behind a DispatchQueue")
     check(MainActor.assumeIsolated { Exec.main.isCurrent }, "a main-queue block is isolated to MainActor")
     let ran = LockedBox(false)

@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: StressScenarios.all.map(\.name))
     func scenarioKeepsEveryPromise(_ name: String) async throws {
-        let driver = try #require(siblingExecutable(named: "ExecKitStress"), "build the ExecKitStress product first")
+        let driver = try #require(builtProduct(named: "ExecKitStress"), "build the ExecKitStress product first")
         let process = Process()
         process.executableURL = driver
         process.arguments = ["run", name, String(Self.rounds)]
@@ -38,16 +38,4 @@ import Testing
         #expect(process.terminationStatus == 0 || crashed, "\(name) failed:\n\(printed)")
         #expect(printed.contains("ok   \(name)"), "\(name) printed:\n\(printed)")
     }
-}
-
-/// The executable `name` that SwiftPM built beside this test binary (on Linux), or a few levels above it (inside an
-/// .xctest bundle on macOS); `nil` if there is none.
-func siblingExecutable(named name: String) -> URL? {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while directory.pathComponents.count > 1 {
-        let candidate = directory.appendingPathComponent(name)
-        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        directory.deleteLastPathComponent()
-    }
-    return nil
 }

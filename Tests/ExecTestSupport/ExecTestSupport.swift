@@ -4,6 +4,7 @@
 // releases. A target of the package (not a product), so each test target imports it instead of keeping a copy.
 
 package import ExecKit
+package import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -214,3 +215,25 @@ package func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
     }
     return true
 }
+
+/// The executable `name` that SwiftPM built beside the test binary, or `nil`.
+///
+/// On macOS the search starts from the test bundle that holds this code (`Bundle(for:)`), not from
+/// `CommandLine.arguments[0]`: SwiftPM runs tests there inside a helper process of the toolchain's, whose argument 0
+/// lies far from the build. On Linux the test binary is the process, next to the products.
+package func builtProduct(named name: String) -> URL? {
+    #if canImport(Darwin)
+    var directory = Bundle(for: ProductSearchAnchor.self).bundleURL.deletingLastPathComponent()
+    #else
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    #endif
+    while directory.pathComponents.count > 1 {
+        let candidate = directory.appendingPathComponent(name)
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        directory.deleteLastPathComponent()
+    }
+    return nil
+}
+
+/// A class of the test binary's own, so that `Bundle(for:)` names the bundle it was loaded from.
+private final class ProductSearchAnchor {}

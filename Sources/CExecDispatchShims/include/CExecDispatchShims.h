@@ -21,12 +21,36 @@
 #define EXECKIT_DISPATCH_SYMBOL(name) __asm__(#name)
 #endif
 
+#if defined(__APPLE__)
+// Weak: Apple marks it deprecated and "will be removed in a future release". Where it is missing, its address is null
+// and ExecDispatch keeps to the queue-specific path (see `execkit_current_queue_reader_is_present`).
+extern void *execkit_dispatch_get_current_queue(void) __attribute__((weak_import))
+    EXECKIT_DISPATCH_SYMBOL(dispatch_get_current_queue);
+#else
 extern void *execkit_dispatch_get_current_queue(void) EXECKIT_DISPATCH_SYMBOL(dispatch_get_current_queue);
+#endif
 extern char execkit_dispatch_main_q EXECKIT_DISPATCH_SYMBOL(_dispatch_main_q);
 
 /// The queue the calling thread is running now (libdispatch's thread-local), as an address.
 static inline const void *execkit_current_queue(void) {
     return execkit_dispatch_get_current_queue();
+}
+
+/// Nonzero when the package's own tests ask ExecDispatch to behave as if `dispatch_get_current_queue` were missing, as
+/// it may be on a future Apple OS; set before anything checks the main queue (ExecKitMainQueueProbe's `noreader`).
+extern int execkit_current_queue_reader_disabled;
+
+/// Makes ExecDispatch behave as if `dispatch_get_current_queue` were missing; for the package's own tests.
+static inline void execkit_disable_current_queue_reader(void) {
+    __atomic_store_n(&execkit_current_queue_reader_disabled, 1, __ATOMIC_RELAXED);
+}
+
+/// Whether `dispatch_get_current_queue` can be called: linked (it is weak on Apple platforms) and not disabled.
+static inline _Bool execkit_current_queue_reader_is_present(void) {
+#if defined(__APPLE__)
+    if (execkit_dispatch_get_current_queue == 0) return 0;
+#endif
+    return __atomic_load_n(&execkit_current_queue_reader_disabled, __ATOMIC_RELAXED) == 0;
 }
 
 /// The address of the main queue object.
