@@ -91,7 +91,7 @@ extension Exec {
     }
 
     /// A concurrent asynchronous context to move work to, away from this one: CwlUtils' `relativeAsync`, with the same
-    /// answers.
+    /// answers when `qos` is `nil`.
     ///
     /// ``main`` and the main-queue cases give ``interactive``; ``direct`` gives ``default``; a `.queue` gives the
     /// global-queue case of its queue's QoS; a global-queue case gives itself; a ``custom(_:)`` context answers

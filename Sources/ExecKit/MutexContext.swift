@@ -85,8 +85,8 @@ public final class MutexContext: ExecutionContext {
     public func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { clockSource.relativeAsync(qos: qos) }
 
     /// Calls `handler` once under the lock after `interval`. The wrapped context's timer (`Exec.direct`'s for a plain
-    /// mutex) decides when; once `cancel()` has returned, from inside this context or elsewhere, the handler never
-    /// starts.
+    /// mutex) decides when; once `cancel()` has returned from inside this context, the handler never starts (from
+    /// elsewhere, a firing already waiting for the lock may still run).
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {

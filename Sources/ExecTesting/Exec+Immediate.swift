@@ -14,6 +14,9 @@ extension Exec {
     /// #expect(clock.elapsed == .seconds(1_800))
     /// ```
     ///
+    /// - Not like a real context: `invokeAsync` also runs the block before returning, where every other context
+    ///   promises it never does. Code that uses `invokeAsync` to avoid re-entering a lock it holds behaves
+    ///   differently under it: test such code with a `TestCoordinator`.
     /// - Time: `invoke(after:)` and timers move `clock` forward by their delay, then run; `timestamp()` reads it.
     /// - Repeating work: a periodic timer fires once, at once (firing forever would never return); its handle's
     ///   `cancel()` does nothing.

@@ -89,6 +89,29 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    @Test func aTaskAsleepWhenTheCoordinatorGoesAwayEndsWithCancellationError() {
+        var coordinator: TestCoordinator? = TestCoordinator()
+        let clock = coordinator!.clock  // the task holds the clock, not the coordinator
+        let task = coordinator!.task { try await clock.sleep(for: .seconds(60)) }
+        coordinator!.runUntilIdle()  // the task starts and sleeps
+        weak let gone = coordinator
+        coordinator = nil
+        #expect(gone == nil)
+        let outcome = Shared<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do {
+                try await task.value
+                outcome.value = "finished"
+            } catch {
+                outcome.value = "\(type(of: error))"
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the sleeping task never ended")
+        #expect(outcome.value == "CancellationError")
+    }
+
     @Test func eachAsynchronousHopTakesTheGivenLatency() {
         let coordinator = TestCoordinator(hopLatency: .nanoseconds(1))
         let log = EventLog()

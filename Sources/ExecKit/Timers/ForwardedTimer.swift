@@ -1,7 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// The timers of a context that ExecKit derives from another (`serialized()` and `alwaysAsync()` of a custom
-/// context): the wrapped context's own timer decides when, so a derived context keeps its clock (a `TestCoordinator`'s
+/// The timers of a context that ExecKit derives from another by serializing it (`serialized()` of a custom context, a
+/// `MutexContext`): the wrapped context's own timer decides when, so a derived context keeps its clock (a `TestCoordinator`'s
 /// virtual time included), and each firing is invoked into the derived context, one at a time (``ContextTimerFiring``).
 ///
 /// - Cancellation: the lifetime empties the handler's slot before it cancels the wrapped timer, so a firing already on

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import Synchronization
 
 /// Holds a ``CoordinatorState`` under a lock and carries out what its events return, after unlocking: runs the due
 /// work, releases cancelled work, reports misuse.
@@ -13,6 +14,18 @@ final class CoordinatorStorage: Sendable {
     let recordsCallSites: Bool
     /// How much later than now a queued block or task job is due, in nanoseconds: zero, or a test's per-hop latency.
     let hopLatency: UInt64
+    /// Set once the coordinator is gone: nothing will run this storage's work again, so task and actor jobs go to real
+    /// executors instead (a sleeping task resumed with `CancellationError` must still be able to finish).
+    private let closed = Atomic(false)
+
+    /// Whether the coordinator is gone.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Marks the coordinator gone, then discards what is pending.
+    func close() {
+        closed.store(true, ordering: .releasing)
+        discardAll()
+    }
 
     init(recordsCallSites: Bool, hopLatency: Duration = .zero) {
         self.recordsCallSites = recordsCallSites

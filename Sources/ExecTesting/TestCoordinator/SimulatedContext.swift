@@ -57,7 +57,11 @@ final class SimulatedContext: CallerDrivenContext {
     /// coordinator's order, and `isCurrent` is `true` there.
     static func serialExecutor(for queue: SimulatedQueue, storage: CoordinatorStorage) -> ContextSerialExecutor {
         ContextSerialExecutor(
-            submit: { run in storage.scheduleNow(.job, on: queue, run) },
+            submit: { run in
+                // Once the coordinator is gone nothing would run the job here; a real thread still can.
+                if storage.isClosed { return DispatchQueue.global().async(execute: run) }
+                storage.scheduleNow(.job, on: queue, run)
+            },
             isCurrent: { storage.isInside(queue) },
             name: { "the simulated queue \"\(queue.name)\" of a TestCoordinator" })
     }

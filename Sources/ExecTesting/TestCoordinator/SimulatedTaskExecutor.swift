@@ -18,6 +18,9 @@ final class SimulatedTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
+        if storage.isClosed {  // the coordinator is gone: nothing would run the job here
+            return globalConcurrentExecutor.enqueue(job)
+        }
         storage.scheduleNow(.job, on: queue) { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

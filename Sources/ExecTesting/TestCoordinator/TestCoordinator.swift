@@ -94,7 +94,9 @@ public final class TestCoordinator: TaskLauncher {
     }
 
     /// Drops whatever is still pending, as ``discardPendingWork()`` does: with the coordinator gone, nothing can run it.
-    deinit { storage.discardAll() }
+    /// Task and actor jobs enqueued afterwards (a sleeping task resumed with `CancellationError`) run on the global
+    /// concurrent executor, so such a task still finishes.
+    deinit { storage.close() }
 
     /// A new simulated serial queue.
     ///
@@ -217,8 +219,9 @@ public final class TestCoordinator: TaskLauncher {
 
     /// Drops everything pending (blocks, timer firings, periodic timers, task jobs, sleeps) without running it, and
     /// releases it at once, so whatever it captured is released too (objects that end their work in `deinit` end it
-    /// now). A task asleep on ``clock`` resumes with `CancellationError`, on its own executor, rather than staying
-    /// suspended for good. Virtual time does not move.
+    /// now). A task asleep on ``clock`` resumes with `CancellationError` rather than staying suspended for good: for a
+    /// task on the coordinator, that is a new job, which runs at the next `runUntilIdle()` or `advance`. Virtual time
+    /// does not move.
     ///
     /// May be called from anywhere, inside running work included; the coordinator's `deinit` does the same.
     public func discardPendingWork() {
