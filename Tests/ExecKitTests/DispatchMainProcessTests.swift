@@ -23,7 +23,8 @@ import Testing
         #expect(process.terminationStatus == 0, "probe output:\n\(printed)")
         let fastPath =
             driver == "noreader"
-            ? "ok   without the reader, the fast main-queue check stays off" : "ok   the fast main-queue check is active"
+            ? "ok   without the reader, the fast main-queue check stays off"
+            : "ok   the fast main-queue check is active"
         #expect(printed.contains(fastPath), "probe output:\n\(printed)")
         #expect(printed.contains("ok   a .main callback is isolated to MainActor"), "probe output:\n\(printed)")
         #expect(printed.contains("ok   .main timers fire on the main queue"), "probe output:\n\(printed)")
