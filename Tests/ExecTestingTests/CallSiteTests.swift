@@ -86,6 +86,22 @@ import Testing
         coordinator.runUntilIdle()
     }
 
+    @Test func blocksScheduledByAwaitedLibraryCodeNameEachAwaitingLine() {
+        // `perform` schedules its block from ExecKit's own async code: the awaiting line is an async frame, off the
+        // thread's stack, so the two calls share a stack path and differ only in their async callers.
+        let coordinator = TestCoordinator(hopLatency: .seconds(1))
+        let context = coordinator.serialQueue(named: "q")
+        let firstLine = #line + 1
+        let first = coordinator.task { await context.perform { 1 } }
+        let secondLine = #line + 1
+        let second = coordinator.task { await context.perform { 2 } }
+        coordinator.advance(by: .seconds(1))  // both tasks start; each perform queues its block, due a hop later
+        let blocks = coordinator.pendingWork.filter { $0.kind == .block }
+        #expect(blocks.map(\.callSite?.line) == [firstLine, secondLine])
+        coordinator.run()
+        withExtendedLifetime((first, second)) {}
+    }
+
     @Test func theTeardownMessageListsEachItemWithItsLine() {
         let coordinator = TestCoordinator()
         let timerLine = #line + 1

@@ -25,6 +25,18 @@ import Testing
         #expect(task.standardErrorText.contains("a task job was enqueued on the taskExecutor on Exec.unimplemented"))
     }
 
+    @Test func workRunForAWaitingCallerThatEntersTheCallersQueueStops() async {
+        // Real queues would deadlock: the caller holds "m" and waits for "q"; q's earlier block waits for "m".
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            let m = coordinator.serialQueue(named: "m", type: .mutex)
+            let q = coordinator.serialQueue(named: "q")
+            q.invokeAsync { m.invokeSync {} }
+            m.invoke { q.invokeSync {} }
+        }
+        #expect(result.standardErrorText.contains("entered \"m\" while a caller inside \"m\" was waiting"))
+    }
+
     @Test func overridingOnTheRealMainQueueWarnsOnceOnStandardError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             await MainActor.run {

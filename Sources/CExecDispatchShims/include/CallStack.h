@@ -18,7 +18,8 @@ extern _Thread_local uintptr_t execkit_stack_high;
 void execkit_find_stack_bounds(void);
 
 /// Writes the return addresses of the calling thread's stack, innermost first, into `addresses` (at most `capacity`),
-/// and returns how many it wrote.
+/// and the address of the frame record each was read from into `frames`, and returns how many it wrote. The function
+/// that `addresses[i]` returns into owns the frame record at `frames[i + 1]`.
 ///
 /// It follows the frame-pointer chain, which Swift code built by SwiftPM or Xcode keeps, and stops where the chain
 /// leaves the thread's stack, stops rising or `capacity` is reached: it reads nothing but the thread's own stack,
@@ -26,7 +27,7 @@ void execkit_find_stack_bounds(void);
 /// walk, so the result is a key for "the same call path as before", not a complete backtrace.
 ///
 /// Cost: a few nanoseconds per frame, plus finding the thread's stack bounds once per thread.
-static inline size_t execkit_capture_return_addresses(uintptr_t *addresses, size_t capacity) {
+static inline size_t execkit_capture_return_addresses(uintptr_t *addresses, uintptr_t *frames, size_t capacity) {
     if (execkit_stack_high == 0) execkit_find_stack_bounds();
     uintptr_t const low = execkit_stack_low, high = execkit_stack_high;
     // Return addresses and saved frame pointers carry no tag worth keeping (arm64e signs them; Darwin marks async
@@ -41,9 +42,29 @@ static inline size_t execkit_capture_return_addresses(uintptr_t *addresses, size
         uintptr_t const next = record[0] & mask;
         uintptr_t const returnAddress = record[1] & mask;
         if (returnAddress == 0) break;
+        frames[count] = frame;
         addresses[count++] = returnAddress;
         if (next <= frame) break;  // the stack grows down: callers' records lie higher
         frame = next;
+    }
+    return count;
+}
+
+/// Writes the resume points of the asynchronous callers of the Swift async function whose frame record is at `frame`,
+/// innermost first (at most `capacity`), and returns how many it wrote: the chain of async contexts that the Swift
+/// ABI keeps at `frame - 8` (each context starts with its parent and the parent's resume function).
+///
+/// Only for a frame that Swift's own unwinder has found to be an async function's (ExecTesting checks that once per
+/// call path): anywhere else the word at `frame - 8` is no context. Each pointer is checked to be non-null and
+/// aligned, and the chain is cut at `capacity`.
+static inline size_t execkit_async_resume_points(uintptr_t frame, uintptr_t *points, size_t capacity) {
+    uintptr_t const mask = (uintptr_t)0x0000FFFFFFFFFFFFull;
+    uintptr_t context = *(uintptr_t const *)(frame - sizeof(uintptr_t)) & mask;
+    size_t count = 0;
+    while (count < capacity && context != 0 && (context & (sizeof(uintptr_t) - 1)) == 0) {
+        uintptr_t const *words = (uintptr_t const *)context;
+        points[count++] = words[1] & mask;
+        context = words[0] & mask;
     }
     return count;
 }

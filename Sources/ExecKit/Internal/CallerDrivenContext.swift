@@ -4,6 +4,10 @@
 /// contexts, whose work runs inside the test's `runUntilIdle()` and `advance` calls.
 ///
 /// ExecKit's wrappers consult it where they would otherwise block the calling thread until the wrapped context runs
-/// something: on such a context, that wait could never end, so they run the work through the context's `invokeSync`
-/// instead (which a simulated context runs inline, in virtual time).
-package protocol CallerDrivenContext: ExecutionContext {}
+/// something: on such a context, that wait could never end, so they run the work on the caller's thread instead, in
+/// the context, in virtual time.
+package protocol CallerDrivenContext: ExecutionContext {
+    /// Runs `body` now, on the calling thread, in this context alone, as the context's own thread would: outside
+    /// whatever contexts the caller is in (which count as held by a waiting caller meanwhile).
+    func runIsolated(_ body: () -> Void)
+}

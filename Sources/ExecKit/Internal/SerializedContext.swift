@@ -107,12 +107,12 @@ final class SerializedContext: ExecutionContext {
             return
         }
         let done = DispatchSemaphore(value: 0)
-        let callerDriven = wrapped is any CallerDrivenContext
+        let driver = wrapped as? any CallerDrivenContext
         let stolen = state.withLock { state -> [@Sendable () -> Void]? in
-            if state.phase == .idle || (callerDriven && state.phase != .running) {
+            if state.phase == .idle || (driver != nil && state.phase != .running) {
                 state.phase = .running  // a submitted drain, if any, now finds its number stale
                 defer { state.pending.removeAll() }
-                return state.pending + [execute]
+                return state.pending
             }
             state.pending.append {
                 execute()
@@ -120,8 +120,11 @@ final class SerializedContext: ExecutionContext {
             }
             return nil
         }
-        guard let stolen else { return done.wait() }
-        wrapped.invokeSync { runBatch(stolen) }
+        guard let earlier = stolen else { return done.wait() }
+        // The blocks queued before this call run first, in the context alone (only on a caller-driven context; on
+        // another, a free FIFO has none), then `execute`, inside whatever contexts the caller is in.
+        if !earlier.isEmpty, let driver { driver.runIsolated { runBatch(earlier) } }
+        wrapped.invokeSync { runBatch([execute]) }
         finishBatch()
     }
 

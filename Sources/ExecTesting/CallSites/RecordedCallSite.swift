@@ -19,7 +19,15 @@ final class RecordedCallSite: Sendable {
     /// The resolved call site: `nil` until resolved, then `.some(nil)` when no frame qualifies.
     private let resolved = LockedBox<PendingWork.CallSite??>(nil)
 
-    private init(backtrace: any Sendable) { self.backtrace = backtrace }
+    /// The last return address on the thread's stack before the backtrace continues through async frames (the return
+    /// address into the async function the thread is running), or `nil` when it has none: where a call path stops
+    /// telling callers apart (see ``CallPathCache``).
+    let asyncBoundary: UInt?
+
+    private init(backtrace: any Sendable, asyncBoundary: UInt?) {
+        self.backtrace = backtrace
+        self.asyncBoundary = asyncBoundary
+    }
 
     /// The calling thread's call site, or `nil` where the toolchain's `Runtime` module (SE-0419) is missing or
     /// unavailable.
@@ -51,7 +59,18 @@ final class RecordedCallSite: Sendable {
             let backtrace = try? Backtrace.capture(
                 limit: 40, top: 0, images: AddressVerdicts.processImages)
         else { return nil }
-        return RecordedCallSite(backtrace: backtrace)
+        var lastOnStack: UInt?
+        var boundary: UInt?
+        for frame in backtrace.frames {
+            if case .asyncResumePoint = frame {
+                boundary = lastOnStack
+                break
+            }
+            if case .returnAddress = frame, let address = frame.address, let value = UInt64(address) {
+                lastOnStack = UInt(value)
+            }
+        }
+        return RecordedCallSite(backtrace: backtrace, asyncBoundary: boundary)
     }
     #endif
 

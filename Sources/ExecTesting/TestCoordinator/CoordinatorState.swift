@@ -102,6 +102,9 @@ struct CoordinatorState: Sendable {
         case failReentrantRun
         /// A mutex-type queue was entered from inside itself, which would deadlock for real.
         case failReentrantMutex(SimulatedQueue)
+        /// Work that runs on a queue's behalf while a caller waits for it entered a queue that caller holds: for
+        /// real, the two threads would wait for each other.
+        case failHeldByWaitingCaller(SimulatedQueue)
     }
 
     /// Makes `thread` the runner, for `runUntilIdle` and `advance`.
@@ -197,6 +200,7 @@ struct CoordinatorState: Sendable {
         }
         if runner != thread { return .failBusyElsewhere }
         if queue.isMutex && contains(queue) { return .failReentrantMutex(queue) }
+        if !contains(queue) && held.contains(where: { $0 === queue }) { return .failHeldByWaitingCaller(queue) }
         entered.append(queue)
         return .proceed
     }
@@ -214,22 +218,31 @@ struct CoordinatorState: Sendable {
     struct Standing: Sendable {
         fileprivate let entered: [SimulatedQueue]
         fileprivate let running: SimulatedQueue?
+        fileprivate let heldCount: Int
     }
 
     /// Makes the runner stand in `queue` alone, for work queued there that an inline `invokeSync` runs first: that
     /// work would run on the queue's own thread, outside whatever queues the waiting caller is in.
+    /// The queues held by callers that wait, in an inline `invokeSync`, for work that runs isolated: entering one of
+    /// them from that work would deadlock for real.
+    private var held: [SimulatedQueue] = []
+
     mutating func isolate(in queue: SimulatedQueue) -> Standing {
         defer {
+            // Only serial queues: a concurrent one lets the isolated work in beside the waiting caller.
+            held.append(contentsOf: entered.filter { $0 !== queue && !$0.isConcurrent })
+            if let running, running !== queue, !running.isConcurrent { held.append(running) }
             entered = [queue]
             running = nil
         }
-        return Standing(entered: entered, running: running)
+        return Standing(entered: entered, running: running, heldCount: held.count)
     }
 
     /// Puts back what ``isolate(in:)`` saved.
     mutating func restore(_ standing: Standing) {
         entered = standing.entered
         running = standing.running
+        held.removeLast(held.count - standing.heldCount)
     }
 
     /// Whether `thread` is running inside `queue` now.

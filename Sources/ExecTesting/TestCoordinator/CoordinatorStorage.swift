@@ -149,6 +149,33 @@ final class CoordinatorStorage: Sendable {
     func runInline<Return>(
         in queue: SimulatedQueue, afterQueuedWork: Bool = false, _ body: () throws -> Return
     ) rethrows -> Return {
+        let entry = enter(queue)
+        defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
+        if afterQueuedWork {
+            let bound = state.withLock { $0.sequenceBound }
+            while let work = state.withLock({ $0.nextDueNow(in: queue, before: bound) }) {
+                isolated(in: queue) { work.body() }
+            }
+        }
+        return try body()
+    }
+
+    /// Runs `body` inside `queue` alone, as the queue's own thread would: outside the queues the caller is in, which
+    /// count as held by a waiting caller meanwhile. For work a waiting caller runs on a queue's behalf.
+    func runIsolated(in queue: SimulatedQueue, _ body: () -> Void) {
+        let entry = enter(queue)
+        defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
+        isolated(in: queue, body)
+    }
+
+    private func isolated(in queue: SimulatedQueue, _ body: () -> Void) {
+        let standing = state.withLock { $0.isolate(in: queue) }
+        defer { state.withLock { $0.restore(standing) } }
+        body()
+    }
+
+    /// Enters `queue` on the calling thread, or stops the program with a message saying why it cannot.
+    private func enter(_ queue: SimulatedQueue) -> CoordinatorState.EntryAction {
         let entry = state.withLock { $0.enter(queue, on: ThreadIdentity.current) }
         switch entry {
         case .proceed, .proceedAsRunner:
@@ -158,22 +185,18 @@ final class CoordinatorStorage: Sendable {
                 "the simulated mutex queue \"\(queue.name)\" was invoked from inside itself, directly or through "
                     + "other queues. A real mutex queue would deadlock; use invokeAsync for nested work, or a "
                     + "re-entrant (.serialAsync) queue.")
+        case .failHeldByWaitingCaller(let queue):
+            misuse(
+                "work queued on a simulated queue entered \"\(queue.name)\" while a caller inside \"\(queue.name)\" "
+                    + "was waiting for that work in invokeSync. For real, the two threads would wait for each other; "
+                    + "use invokeAsync on one side.")
         case .failBusyElsewhere, .failReentrantRun:
             misuse(
                 "invokeSync onto the simulated queue \"\(queue.name)\" from a thread other than the one running the "
                     + "coordinator's work. A coordinator runs one block at a time on one thread; use invoke or "
                     + "invokeAsync from other threads.")
         }
-        defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
-        if afterQueuedWork {
-            let bound = state.withLock { $0.sequenceBound }
-            while let work = state.withLock({ $0.nextDueNow(in: queue, before: bound) }) {
-                let standing = state.withLock { $0.isolate(in: queue) }
-                work.body()
-                state.withLock { $0.restore(standing) }
-            }
-        }
-        return try body()
+        return entry
     }
 
     /// Whether the calling thread is running inside `queue`.

@@ -144,6 +144,10 @@ final class SimulatedContext: CallerDrivenContext {
 
     var taskExecutor: any TaskExecutor { executor }
 
+    func runIsolated(_ body: () -> Void) {
+        storage.runIsolated(in: queue, body)
+    }
+
     var unownedSerialExecutor: UnownedSerialExecutor {
         guard let serialExecutor else {
             fatalError(

@@ -8,9 +8,13 @@ final class SimulatedQueue: Sendable {
     let name: String
     /// Whether entering the queue again from inside it is a programming error (a mutex-type queue).
     let isMutex: Bool
+    /// Whether several threads may run in it at once for real (the global queue), so that waiting for it never
+    /// deadlocks.
+    let isConcurrent: Bool
 
-    init(name: String, isMutex: Bool = false) {
+    init(name: String, isMutex: Bool = false, isConcurrent: Bool = false) {
         self.name = name
         self.isMutex = isMutex
+        self.isConcurrent = isConcurrent
     }
 }

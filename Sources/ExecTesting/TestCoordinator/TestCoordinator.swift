@@ -30,7 +30,7 @@ public import ExecKit
 public final class TestCoordinator: TaskLauncher {
     let storage: CoordinatorStorage
     private let mainQueue = SimulatedQueue(name: "main")
-    private let globalQueue = SimulatedQueue(name: "global")
+    private let globalQueue = SimulatedQueue(name: "global", isConcurrent: true)
     let globalExecutor: SimulatedTaskExecutor
 
     /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is `true`.

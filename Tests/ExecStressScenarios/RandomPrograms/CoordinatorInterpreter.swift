@@ -20,7 +20,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     /// For each inline `invokeSync` onto a serial queue in progress, innermost last: the queue's group and the first
     /// sequence number scheduled after the call. Until its block starts, the work queued before it in that queue
     /// runs first ("invokeSync onto a serial queue runs after the blocks already queued there").
-    private var drains: [(group: Int, bound: Int)] = []
+    private var drains: [(group: Int, bound: Int, waiterHolds: Set<Int>)] = []
     private var nextToken = 0
     private var nextSequence = 0
     private var kept: [any Lifetime] = []
@@ -115,9 +115,19 @@ final class CoordinatorInterpreter: @unchecked Sendable {
 
     private func mayWait(on index: Int, _ frame: Frame) -> Bool {
         let context = pool[index]
+        // Work run for a caller waiting in invokeSync must not wait for a queue that caller holds: for real, the two
+        // threads would wait for each other (the coordinator stops with a message there).
+        if context.isSerial && drains.contains(where: { $0.waiterHolds.contains(context.group) })
+            && frame.held(group: context.group, in: pool) == nil
+        {
+            return false
+        }
         guard context.isSerial, frame.held(group: context.group, in: pool) != nil else { return true }
         return context.reentersInline
     }
+
+    /// The serial groups `frame` holds.
+    private func heldGroups(_ frame: Frame) -> Set<Int> { Set(frame.held.map { pool[$0.context].group }) }
 
     private func perform(_ step: RandomProgram.Step, frame: Frame) {
         switch step {
@@ -149,7 +159,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             let inline = LockedBox(true)
             // A mutex queue's invoke is an invokeSync: the work queued there before it runs first.
             let drains = pool[index].kind == .mutexQueue
-            if drains { self.drains.append((pool[index].group, nextSequence)) }
+            if drains { self.drains.append((pool[index].group, nextSequence, heldGroups(frame))) }
             pool[index].context.invoke {
                 if drains && inline.withLock({ $0 }) { self.drains.removeLast() }
                 if inline.withLock({ $0 }) {
@@ -170,7 +180,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             run.expectRuns(body.id, 1)
             // Onto a serial queue it is not inside, the work queued there before the call runs first.
             let drains = pool[index].isSerial && frame.held(group: pool[index].group, in: pool) == nil
-            if drains { self.drains.append((pool[index].group, nextSequence)) }
+            if drains { self.drains.append((pool[index].group, nextSequence, heldGroups(frame))) }
             pool[index].context.invokeSync {
                 if drains { self.drains.removeLast() }
                 self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
