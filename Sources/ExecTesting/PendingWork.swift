@@ -84,7 +84,8 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
         case .sleep: what = "clock sleep"
         }
         let place = queueName.map { " on \"\($0)\"" } ?? ""
-        let seconds = Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, 1)) / 1_000_000_000
+        let start = CoordinatorState.start
+        let seconds = Double(deadline.uptimeNanoseconds &- min(deadline.uptimeNanoseconds, start)) / 1_000_000_000
         let origin = callSite.map { ", scheduled at \($0)" } ?? ""
         return "\(what)\(place), due at \(seconds) s (#\(sequence))\(origin)"
     }

@@ -123,7 +123,7 @@ import Testing
         coordinator.advance(by: .milliseconds(1_500))
         for context in [coordinator.direct, coordinator.main, coordinator.global, coordinator.serialQueue(named: "s")] {
             #expect(context.timestamp() == coordinator.now)
-            #expect(context.timestamp() == DispatchTime(uptimeNanoseconds: 1 + 1_500_000_000))
+            #expect(context.timestamp() == DispatchTime(uptimeNanoseconds: 125 + 1_500_000_000))
         }
     }
 }

@@ -7,10 +7,11 @@
 /// and ``CoordinatorStorage`` does it after unlocking, so that running or releasing a closure never happens under
 /// the lock.
 struct CoordinatorState: Sendable {
-    /// Where every coordinator's virtual time starts: 1 ns of `DispatchTime` uptime. Not 0, because
+    /// Where every coordinator's virtual time starts: 125 ns of `DispatchTime` uptime. Not 0, because
     /// `DispatchTime(uptimeNanoseconds: 0)` is `DispatchTime.now()` to Dispatch's arithmetic, which would add the
-    /// machine's uptime to `now + .seconds(1)`.
-    static let start: UInt64 = 1
+    /// machine's uptime to `now + .seconds(1)`; and 125, because on Apple Silicon a `DispatchTime` counts ticks of
+    /// 125/3 ns and rounds to whole ticks, so only multiples of 125 ns survive the round trip through it.
+    static let start: UInt64 = 125
 
     /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
     private(set) var now: UInt64 = start

@@ -129,10 +129,16 @@ public final class TestCoordinator: TaskLauncher {
     /// ``advance(by:)``, ``advance(to:)-(DispatchTime)`` and ``run(upTo:fileID:line:reportFailure:)``: to each piece
     /// of work's deadline as it runs, then to the target.
     ///
-    /// It starts at 1 ns of uptime (`DispatchTime(uptimeNanoseconds: 1)`), as combine-schedulers' `TestScheduler`
-    /// does, not at 0: Dispatch reads `DispatchTime(uptimeNanoseconds: 0)` as "now" and would add the machine's
-    /// uptime to `now + .seconds(1)`. So `TestCoordinator().now + .seconds(1)` is
-    /// `DispatchTime(uptimeNanoseconds: 1_000_000_001)`; ``elapsed`` counts from the start.
+    /// It starts at 125 ns of uptime (`DispatchTime(uptimeNanoseconds: 125)`), not at 0: Dispatch reads
+    /// `DispatchTime(uptimeNanoseconds: 0)` as "now" and would add the machine's uptime to `now + .seconds(1)`. So
+    /// `TestCoordinator().now + .seconds(1)` is `DispatchTime(uptimeNanoseconds: 1_000_000_125)`; ``elapsed`` counts
+    /// from the start.
+    ///
+    /// - Rounding: virtual time counts whole nanoseconds, but on Apple Silicon (and iOS devices) a `DispatchTime`
+    ///   counts ticks of 125/3 ns. Instants 125 ns apart from the start (every whole microsecond, millisecond or
+    ///   second of ``elapsed``) convert exactly; others round to a whole tick on the way out, and an
+    ///   ``advance(to:)-(DispatchTime)`` to such an instant may move up to 41 ns further. ``VirtualClock`` instants
+    ///   and ``elapsed`` are exact everywhere.
     public var now: DispatchTime { DispatchTime(uptimeNanoseconds: storage.now) }
 
     /// How far virtual time has moved since the coordinator was made: `.seconds(10)` after `advance(by: .seconds(10))`

@@ -16,13 +16,13 @@ import ExecKit
 /// - Sleeping: `sleep(until:)` throws `CancellationError` if the task is cancelled, otherwise moves ``now`` to the
 ///   deadline (never back) and suspends once (`Task.yield()`), so other tasks get a turn as they would during a real
 ///   sleep.
-/// - Instants: ``VirtualClock/Instant``, starting at 1 ns of `DispatchTime` uptime as a coordinator's do.
+/// - Instants: ``VirtualClock/Instant``, starting at 125 ns of `DispatchTime` uptime as a coordinator's do.
 /// - Thread-safety: may be shared between tasks; ``now`` is guarded by a lock. Copies share the same time.
 public final class ImmediateClock: Clock, Sendable {
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
     private let current = LockedBox<UInt64>(CoordinatorState.start)
 
-    /// A clock at the start of virtual time, `now.nanoseconds == 1`.
+    /// A clock at the start of virtual time, `now.nanoseconds == 125`.
     public init() {}
 
     /// The clock's time: its start plus everything slept so far. O(1); takes a lock.

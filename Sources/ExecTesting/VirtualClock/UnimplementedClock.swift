@@ -20,7 +20,7 @@ public struct UnimplementedClock: Clock {
         self.line = line
     }
 
-    /// The start of virtual time (`nanoseconds == 1`), always.
+    /// The start of virtual time (`nanoseconds == 125`), always.
     public var now: VirtualClock.Instant { VirtualClock.Instant(nanoseconds: CoordinatorState.start) }
 
     /// One nanosecond.

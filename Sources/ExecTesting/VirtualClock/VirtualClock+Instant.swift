@@ -4,7 +4,7 @@ public import ExecKit
 
 extension VirtualClock {
     /// An instant of virtual time (a ``TestCoordinator``'s, an ``ImmediateClock``'s): whole nanoseconds of
-    /// `DispatchTime` uptime, so `coordinator.clock.now.dispatchTime == coordinator.now`. Virtual time starts at 1 ns
+    /// `DispatchTime` uptime, so `coordinator.clock.now.dispatchTime == coordinator.now`. Virtual time starts at 125 ns
     /// (see ``TestCoordinator/now``).
     public struct Instant: InstantProtocol {
         /// Nanoseconds of `DispatchTime` uptime.
