@@ -18,8 +18,11 @@ import ExecDispatch
 ///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and
 ///   so to a live queue. libdispatch keeps the `dispatch_queue_t` alive until the job has run, but not the Swift
 ///   `DispatchQueue` wrapper on Linux: a job may outlive it (an isolated `deinit` that drops the last reference), so
-///   ``run(_:)`` touches only the queue's key. The reference is `unowned`, not `unowned(unsafe)`, so that the wrapper's
-///   memory cannot be reused while this executor lives.
+///   ``run(_:)`` touches only the queue's key, and jobs go to the `dispatch_queue_t` (which libdispatch keeps alive
+///   while a job is queued); `queue` is read only in the fallback. The reference is `unowned`, not
+///   `unowned(unsafe)`: on Linux that keeps the wrapper's memory from being reused while this executor lives; on Apple
+///   platforms, where the `DispatchQueue` is the `dispatch_queue_t` itself, an Objective-C object, an unowned reference
+///   traps if read after the queue is gone instead of reading freed memory.
 final class QueueSerialExecutor: SerialExecutor {
     private unowned let queue: DispatchQueue
     /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
