@@ -2,12 +2,22 @@
 //
 // Everything but a few variables and one function lives in the headers as static inline functions.
 
-#if !defined(__APPLE__) && !defined(_GNU_SOURCE)
+#if !defined(__APPLE__)
+#if !defined(_GNU_SOURCE)
 #define _GNU_SOURCE  // pthread_getattr_np, defined before any system header is included
 #endif
 #include <pthread.h>
+#endif
 
 #include "CExecDispatchShims.h"
+
+#if defined(__APPLE__)
+// Declared under private names, as the header does for libdispatch, rather than through <pthread.h>: the shim then
+// compiles with no SDK (CI cross-compiles it for Apple targets and checks the symbols it references).
+extern void *execkit_pthread_self(void) EXECKIT_DISPATCH_SYMBOL(pthread_self);
+extern void *execkit_pthread_get_stackaddr_np(void *thread) EXECKIT_DISPATCH_SYMBOL(pthread_get_stackaddr_np);
+extern size_t execkit_pthread_get_stacksize_np(void *thread) EXECKIT_DISPATCH_SYMBOL(pthread_get_stacksize_np);
+#endif
 
 int execkit_main_queue_reader_validated = 0;
 int execkit_current_queue_reader_disabled = 0;
@@ -21,9 +31,9 @@ _Thread_local uintptr_t execkit_stack_high = 0;
 void execkit_find_stack_bounds(void) {
     uintptr_t low = 0, high = 0;
 #if defined(__APPLE__)
-    pthread_t self = pthread_self();
-    high = (uintptr_t)pthread_get_stackaddr_np(self);
-    low = high - (uintptr_t)pthread_get_stacksize_np(self);
+    void *self = execkit_pthread_self();
+    high = (uintptr_t)execkit_pthread_get_stackaddr_np(self);
+    low = high - (uintptr_t)execkit_pthread_get_stacksize_np(self);
 #else
     pthread_attr_t attributes;
     if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
