@@ -1,7 +1,13 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 #if canImport(Runtime)
+#if canImport(Darwin)
+// Weak: Apple platforms ship libswiftRuntime from macOS 26 and its siblings, and the package supports older ones, where
+// a hard link would stop a test bundle from loading. Every use is behind `#available`.
+@_weakLinked import Runtime
+#else
 import Runtime
+#endif
 #endif
 
 /// Where a piece of work was scheduled: the call stack captured when it was, resolved to a source line only when
