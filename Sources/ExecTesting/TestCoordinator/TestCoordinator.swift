@@ -60,10 +60,10 @@ public final class TestCoordinator: TaskLauncher {
     ///   - recordsCallSites: Whether each scheduling (a block, a timer, a task job, a clock sleep) records its
     ///     caller, so that ``pendingWork`` and ``assertNoPendingWork(fileID:line:reportFailure:)`` name the source line
     ///     that scheduled each pending item (``PendingWork/callSite``). A scheduling walks the stack's frame pointers and
-    ///     looks the path up among those seen before, about 0.2 µs and no allocation; a path not seen before in the
+    ///     looks the path up among those seen before, 0.2 to 0.4 µs and no allocation; a path not seen before in the
     ///     process, and every clock sleep, captures a full backtrace, 3 to 12 µs. Nothing is symbolicated until a call
     ///     site is read. Measured (`Benchmarks/`, Linux x86-64, release build): a million timers scheduled from one
-    ///     loop and run take 0.93x a plain binary heap of closures with it, 0.76x without. On Apple platforms before
+    ///     loop and run take 1.2x a plain binary heap of closures with it, 0.9x without. On Apple platforms before
     ///     macOS 26 and its siblings, which lack the toolchain's `Runtime` module, nothing is recorded.
     ///   - hopLatency: How much virtual time each asynchronous hop takes: a block queued by `invoke` or `invokeAsync`,
     ///     or a task job, is due this long after it was scheduled instead of at once (timers and sleeps keep their
