@@ -118,6 +118,7 @@ final class EventCounter: Sendable {
         #expect(fired.wait(timeout: 0.1) == false)
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func zeroRepeatingIntervalStopsWithAMessage() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = DispatchSource.repeatingTimer(interval: .nanoseconds(0)) {}
@@ -134,4 +135,5 @@ final class EventCounter: Sendable {
             exit2.standardErrorText.contains(
                 "DispatchSourceTimer.scheduleRepeating(parameter:interval:leeway:handler:)"))
     }
+    #endif
 }

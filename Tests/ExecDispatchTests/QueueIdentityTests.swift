@@ -123,9 +123,11 @@ final class MainThreadQueueIdentityTests: XCTestCase {
 
 /// The main-queue check's fast path: libdispatch's current-queue reader, linked directly.
 @Suite struct MainQueueFastPathTests {
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func theFastPathIsActiveInThisProcess() {
         #expect(MainQueueIdentity.isFastPathActive)
     }
+    #endif
 
     @Test func itAnswersForPrivateQueuesAndTheMainQueue() async {
         #expect(DispatchQueue(label: "private").sync { DispatchQueue.isMainQueueCurrent } == false)
@@ -141,9 +143,11 @@ final class MainThreadQueueIdentityTests: XCTestCase {
 
 /// `isCurrent` through libdispatch's C functions, keyed by each queue's own address.
 @Suite struct RawQueueIdentityTests {
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func theRawPathIsActiveInThisProcess() {
         #expect(RawQueueIdentity.isActive)
     }
+    #endif
 
     /// Queues die and new ones take their addresses (and so their keys): each must still answer for itself only.
     @Test func answersStayRightAsQueuesComeAndGo() {

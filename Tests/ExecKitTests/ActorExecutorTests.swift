@@ -176,6 +176,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         #expect(await counter.runsOnTheMainActor())
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func aConcurrentContextHasNoSerialExecutor() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.unownedSerialExecutor
@@ -186,6 +187,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         }
         #expect(custom.standardErrorText.contains("MinimalSerialContext has no serial executor"))
     }
+    #endif
 }
 
 /// Whether two unowned executors refer to the same executor (the type is not `Equatable`).

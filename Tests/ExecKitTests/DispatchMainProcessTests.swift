@@ -4,6 +4,10 @@ import ExecTestSupport
 import Foundation
 import Testing
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// `.main` in a process that called `dispatchMain()` (the main queue runs on a worker thread there) and in one driven by
 /// Foundation's `RunLoop` (on the initial thread).
 @Suite struct DispatchMainProcessTests {
@@ -31,3 +35,4 @@ import Testing
         #expect(printed.contains("ok   a released .main timer never fires"), "probe output:\n\(printed)")
     }
 }
+#endif

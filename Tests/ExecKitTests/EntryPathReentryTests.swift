@@ -10,6 +10,10 @@ import Glibc
 import Darwin
 #endif
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// However a block entered a serial asynchronous context (issue #23), code it reaches through another queue's `sync`
 /// still counts as inside it: `isCurrent` is `true`, and `invokeSync` runs inline, as the docs promise (README: "
 /// `invokeSync` from inside a serial asynchronous context ... runs the block inline"). Before, only an entry through
@@ -246,3 +250,4 @@ enum EntryPathReport {
         #expect(lines.contains("ok asyncQueueInvokeSync"), "child output:\n\(output)")
     }
 }
+#endif

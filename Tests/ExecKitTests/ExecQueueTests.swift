@@ -26,6 +26,7 @@ import Testing
         #expect(context.invokeSync { counter } == 8_000)
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func syncQueueInvokedFromInsideItselfStopsWithAMessage() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = Exec.syncQueue()
@@ -38,6 +39,7 @@ import Testing
         }
         #expect(exit2.standardErrorText.contains("was invoked from inside that same queue"))
     }
+    #endif
 
     @Test func asyncQueueRunsInFIFOOrderAfterReturning() {
         let context = Exec.asyncQueue()

@@ -141,6 +141,7 @@ import Testing
         withExtendedLifetime(lifetime) {}
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func zeroOrNegativePeriodStopsWithAMessage() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.main.periodicTimer(interval: .zero) {}
@@ -157,4 +158,5 @@ import Testing
         }
         #expect(exit3.standardErrorText.contains("periodicTimer(interval:leeway:handler:) needs a positive interval"))
     }
+    #endif
 }

@@ -4,6 +4,10 @@ import ExecKit
 import ExecTestSupport
 import Testing
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// A timer that is scheduled far in the future and cancelled at once must leave nothing behind: half a million such
 /// cycles keep the resident memory flat (a leaked object of the smallest heap size, 32 bytes, would add 16 MB).
 /// Each measurement runs in an exit test; see `MemoryGrowth`.
@@ -34,3 +38,4 @@ extension MemoryGrowth {
         }
     }
 }
+#endif

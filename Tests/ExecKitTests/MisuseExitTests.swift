@@ -10,6 +10,10 @@ import Glibc
 import Darwin
 #endif
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// Every misuse stops the program with ExecKit's message, naming the context and what to use instead, including
 /// when another queue's `sync` stands between the two entries (libdispatch's own trap prints nothing useful).
 @Suite struct MisuseExitTests {
@@ -124,3 +128,4 @@ import Darwin
                 "periodicTimer(parameter:interval:handler:) needs a positive interval"))
     }
 }
+#endif

@@ -69,6 +69,7 @@ private struct Failure: Error, Equatable {}
         #expect(mutex.sync { counter } == 80_000)
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func errorCheckingMutexStopsInsteadOfDeadlocking() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let mutex = PThreadMutex(type: .errorChecking)
@@ -76,14 +77,18 @@ private struct Failure: Error, Equatable {}
         }
         #expect(exit1.standardErrorText.contains("EDEADLK"))
     }
+    #endif
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func unlockingAMutexThisThreadDoesNotHoldStops() async {
         let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             PThreadMutex(type: .errorChecking).unbalancedUnlock()
         }
         #expect(exit2.standardErrorText.contains("EPERM"))
     }
+    #endif
 
+    #if os(macOS) || os(Linux) || os(Windows)
     /// `sync`'s own unlock is checked like every other: a block that unlocks the mutex itself stops the program.
     @Test func aBlockThatUnlocksTheMutexOfItsSyncStops() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -92,4 +97,5 @@ private struct Failure: Error, Equatable {}
         }
         #expect(exit.standardErrorText.contains("EPERM"))
     }
+    #endif
 }

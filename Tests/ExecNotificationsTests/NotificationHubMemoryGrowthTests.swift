@@ -4,6 +4,10 @@ import ExecNotifications
 import ExecTestSupport
 import Testing
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// Adding an observer and cancelling it must leave nothing behind: half a million such cycles keep the resident
 /// memory flat (a leaked object of the smallest heap size, 32 bytes, would add 16 MB).
 /// Each measurement runs in an exit test; see `MemoryGrowth`.
@@ -37,3 +41,4 @@ extension MemoryGrowth {
         withExtendedLifetime(stayingObserver) {}
     }
 }
+#endif

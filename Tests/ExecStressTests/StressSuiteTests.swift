@@ -5,6 +5,10 @@ import ExecTestSupport
 import Foundation
 import Testing
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// Every scenario of the stress suite (issue #16), each run by the `ExecKitStress` driver in a process of its own, so
 /// that a crash fails that scenario with its output and leaves the others' results standing.
 ///
@@ -39,3 +43,4 @@ import Testing
         #expect(printed.contains("ok   \(name)"), "\(name) printed:\n\(printed)")
     }
 }
+#endif

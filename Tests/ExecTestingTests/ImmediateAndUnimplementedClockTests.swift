@@ -79,6 +79,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(UnimplementedClock().now == VirtualClock.Instant(nanoseconds: 125))
     }
 
+    #if os(macOS) || os(Linux) || os(Windows)
     @Test func sleepingStopsNamingTheClockAndTheTestsLine() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = UnimplementedClock("retry back-off")
@@ -88,4 +89,5 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(
             result.standardErrorText.contains("made at ExecTestingTests/ImmediateAndUnimplementedClockTests.swift:"))
     }
+    #endif
 }

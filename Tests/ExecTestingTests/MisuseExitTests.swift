@@ -3,6 +3,10 @@
 import ExecTesting
 import Testing
 
+// Exit tests (and `Process`) exist on macOS, Linux and Windows only: the test targets also build for iOS, tvOS,
+// watchOS and visionOS without them.
+#if os(macOS) || os(Linux) || os(Windows)
+
 /// Misuse and forbidden scheduling stop the program with a message that says what happened and where.
 @Suite struct MisuseExitTests {
     @Test func schedulingOnAnUnimplementedContextStopsNamingTheTestsFileAndLine() async {
@@ -95,3 +99,4 @@ import Testing
         #expect(result.standardErrorText.contains("periodic timer (every 0.1 seconds) on \"main\", due at 0.1 s"))
     }
 }
+#endif
