@@ -82,6 +82,11 @@ extension ExecutionContext {
     ///
     /// The task runs here before and after each suspension, and so do its child tasks and `async let`s, unless they
     /// call into an actor (which runs on the actor's executor) or set another preference.
+    ///
+    /// - Ordering: on a serial context, tasks started from one thread begin in the order they were started: each
+    ///   first job takes its turn in the context's FIFO, and so does a first step that calls an actor whose executor
+    ///   is this context's (the shape of an `Uploader` whose `nonisolated func upload(_:)` starts a task that calls
+    ///   the actor). After their first suspension, tasks interleave: this orders starts, not completions.
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
