@@ -55,21 +55,21 @@ enum CallPathCache {
             let path = UnsafeBufferPointer(start: addresses, count: count)
             let key = hash(path)
             let known = entries.withLock { entries in entries[key]?.first { $0.path.elementsEqual(path) } }
-            let asyncIndex: Int?
-            var site: RecordedCallSite
             if let known {
-                asyncIndex = known.asyncIndex
-                let resumePoints = readResumePoints(asyncIndex, frames: frames, count: count, into: points)
-                if let site = known.site(for: resumePoints, hash: hash(resumePoints)) { return site }
-                guard let captured = captureFull() else { return nil }
-                site = captured
-            } else {
-                guard let captured = captureFull() else { return nil }
-                site = captured
-                asyncIndex = site.asyncBoundary.flatMap { boundary in path.firstIndex(of: boundary) }
+                let resumePoints = readResumePoints(known.asyncIndex, frames: frames, count: count, into: points)
+                let pointsHash = hash(resumePoints)
+                if let site = known.site(for: resumePoints, hash: pointsHash) { return site }
+                guard let site = captureFull() else { return nil }
+                return store(
+                    site, key: key, path: path, asyncIndex: known.asyncIndex, resumePoints: resumePoints,
+                    pointsHash: pointsHash)
             }
+            guard let site = captureFull() else { return nil }
+            let asyncIndex = site.asyncBoundary.flatMap { boundary in path.firstIndex(of: boundary) }
             let resumePoints = readResumePoints(asyncIndex, frames: frames, count: count, into: points)
-            return store(site, key: key, path: path, asyncIndex: asyncIndex, resumePoints: resumePoints)
+            return store(
+                site, key: key, path: path, asyncIndex: asyncIndex, resumePoints: resumePoints,
+                pointsHash: hash(resumePoints))
         }
     }
 
@@ -92,10 +92,9 @@ enum CallPathCache {
     /// Keeps `site` for the path and resume points, unless another thread kept one meanwhile; returns the kept one.
     private static func store(
         _ site: RecordedCallSite, key: Int, path: UnsafeBufferPointer<UInt>, asyncIndex: Int?,
-        resumePoints: UnsafeBufferPointer<UInt>
+        resumePoints: UnsafeBufferPointer<UInt>, pointsHash: Int
     ) -> RecordedCallSite {
-        let pointsHash = hash(resumePoints)
-        return entries.withLock { entries in
+        entries.withLock { entries in
             let position =
                 entries[key]?.firstIndex { $0.path.elementsEqual(path) }
                 ?? {
