@@ -28,12 +28,12 @@ final class SimulatedContext: CallerDrivenContext {
     /// The serial executor of a serial queue (main included), shared by every context on that queue; `nil` for the
     /// global queue and `.direct`, which are concurrent.
     private let serialExecutor: ContextSerialExecutor?
-    /// The coordinator's global queue and its executor, for ``relativeAsync(qos:)``.
-    private let global: (queue: SimulatedQueue, executor: SimulatedTaskExecutor)
+    /// The coordinator's global context, for ``relativeAsync(qos:)``; `nil` for the global context itself.
+    private let global: Exec?
 
     init(
         role: Role, queue: SimulatedQueue, storage: CoordinatorStorage, executor: SimulatedTaskExecutor,
-        global: (queue: SimulatedQueue, executor: SimulatedTaskExecutor), serialExecutor: ContextSerialExecutor? = nil
+        global: Exec?, serialExecutor: ContextSerialExecutor? = nil
     ) {
         self.role = role
         self.queue = queue
@@ -46,10 +46,7 @@ final class SimulatedContext: CallerDrivenContext {
     /// The coordinator's global queue, whatever the QoS, as CwlUtils' `DebugContext` answered: work moved away from a
     /// simulated context stays in virtual time.
     func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec {
-        if case .global = role { return .custom(self) }
-        return .custom(
-            SimulatedContext(
-                role: .global, queue: global.queue, storage: storage, executor: global.executor, global: global))
+        global ?? .custom(self)
     }
 
     /// A serial executor for the simulated queue, for an actor's `unownedExecutor`: each job is a piece of work due at

@@ -75,7 +75,10 @@ public final class TestCoordinator: TaskLauncher {
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         let mainSerialExecutor = SimulatedContext.serialExecutor(for: mainQueue, storage: storage)
-        let global = (queue: globalQueue, executor: globalExecutor)
+        let global = Exec.custom(
+            SimulatedContext(role: .global, queue: globalQueue, storage: storage, executor: globalExecutor, global: nil)
+        )
+        self.global = global
         direct = .custom(
             SimulatedContext(
                 role: .direct, queue: globalQueue, storage: storage, executor: globalExecutor, global: global))
@@ -87,9 +90,6 @@ public final class TestCoordinator: TaskLauncher {
             SimulatedContext(
                 role: .mainAsync, queue: mainQueue, storage: storage, executor: mainExecutor, global: global,
                 serialExecutor: mainSerialExecutor))
-        self.global = .custom(
-            SimulatedContext(
-                role: .global, queue: globalQueue, storage: storage, executor: globalExecutor, global: global))
         clock = VirtualClock(storage: storage)
     }
 
@@ -119,7 +119,7 @@ public final class TestCoordinator: TaskLauncher {
         return .custom(
             SimulatedContext(
                 role: .serial(type), queue: queue, storage: storage, executor: executor,
-                global: (queue: globalQueue, executor: globalExecutor),
+                global: global,
                 serialExecutor: SimulatedContext.serialExecutor(for: queue, storage: storage)))
     }
 
