@@ -13,6 +13,7 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_dispatch_async_f,
     (void *)execkit_dispatch_get_global_queue,
     (void *)execkit_dispatch_sync_f,
+    (void *)execkit_dispatch_async_and_wait_f,
     (void *)execkit_dispatch_get_specific,
     (void *)execkit_dispatch_queue_get_specific,
     (void *)execkit_dispatch_queue_set_specific,

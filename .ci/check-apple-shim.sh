@@ -11,7 +11,7 @@ clang=$(dirname "$(command -v swift)")/clang
 nm=$(dirname "$(command -v swift)")/llvm-nm
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-allowed='^(_dispatch_async_f|_dispatch_sync_f|_dispatch_get_global_queue|_dispatch_get_specific|_dispatch_queue_get_specific|_dispatch_queue_set_specific|_dispatch_get_current_queue|__dispatch_main_q|_pthread_self|_pthread_get_stackaddr_np|_pthread_get_stacksize_np|__tlv_bootstrap)$'
+allowed='^(_dispatch_async_f|_dispatch_sync_f|_dispatch_async_and_wait_f|_dispatch_get_global_queue|_dispatch_get_specific|_dispatch_queue_get_specific|_dispatch_queue_set_specific|_dispatch_get_current_queue|__dispatch_main_q|_pthread_self|_pthread_get_stackaddr_np|_pthread_get_stacksize_np|__tlv_bootstrap)$'
 status=0
 for target in arm64-apple-macos15 arm64-apple-ios18 arm64_32-apple-watchos11 arm64-apple-xros2; do
     for source in Sources/CExecDispatchShims/CExecDispatchShims.c .ci/apple-shim-references.c; do

@@ -74,7 +74,10 @@ extension Exec {
             switch type {
             case .concurrentAsync:
                 // Waiting on a concurrent queue from inside it cannot deadlock, and global queues have no identity.
-                queue.sync(execute: body)
+                switch QueueWait.accepted(by: queue) {
+                case .sync: queue.sync(execute: body)
+                case .asyncAndWait: syncRecordingEntry(on: queue, waitingWith: .asyncAndWait, body)
+                }
             case .immediate:
                 // Meant for concurrent queues (a global one included); on a serial queue the caller may already be
                 // inside, where waiting would deadlock and running inline is what "immediate" promises.

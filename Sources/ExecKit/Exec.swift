@@ -98,6 +98,10 @@ public enum Exec: ExecutionContext {
     ///   conditional `invoke` or ``isCurrent``: every queue targets a global queue, so no answer to "am I inside it?"
     ///   could make it serial. A serial queue given ``ExecutionType/concurrentAsync`` is allowed (it is merely
     ///   described as weaker than it is).
+    ///
+    /// A `DispatchWorkloop` (Apple platforms) works with every type: libdispatch rejects `sync` on a workloop, so
+    /// ExecKit's waits on one (`invokeSync`, and `invoke` on `.mutex` and `.immediate`) use `dispatch_async_and_wait`,
+    /// which orders and excludes the same way.
     indirect case queue(DispatchQueue, ExecutionType)
 
     /// What this context promises to the current caller.

@@ -109,6 +109,11 @@ extern const void *execkit_dispatch_get_global_queue(long identifier, unsigned l
 extern void execkit_dispatch_sync_f(const void *queue, void *context, execkit_dispatch_function_t work)
     EXECKIT_DISPATCH_SYMBOL(dispatch_sync_f);
 
+/// `dispatch_async_and_wait_f`: the wait that a `DispatchWorkloop` accepts (libdispatch rejects `dispatch_sync` on a
+/// workloop with a crash); on a serial queue it orders and excludes as `dispatch_sync_f` does.
+extern void execkit_dispatch_async_and_wait_f(const void *queue, void *context, execkit_dispatch_function_t work)
+    EXECKIT_DISPATCH_SYMBOL(dispatch_async_and_wait_f);
+
 /// libdispatch's queue-specific functions, which Swift's `DispatchQueue.getSpecific` wraps in generic code that is
 /// never specialized for the caller (about 170 instructions a look-up, against 60 to 80 here, most of it the lock
 /// that libdispatch takes; see ExecDispatch's `RawQueueIdentity`).

@@ -82,22 +82,58 @@ private func runSubmittedEntry(_ context: UnsafeMutableRawPointer?) {
 /// Runs `body` on `queue` with `queue` recorded in ``EnteredContexts``, and waits for it: `DispatchQueue.sync` without
 /// the block. The closure and the queue's key travel in a frame of this function, whose address libdispatch
 /// hands back to a C function, so no block is copied and the queue is not retained (the caller's reference keeps it
-/// alive until `dispatch_sync_f` returns); the one allocation is the context that `withoutActuallyEscaping` builds to
+/// alive until the wait returns); the one allocation is the context that `withoutActuallyEscaping` builds to
 /// check, when this returns, that `body` did not escape.
 ///
 /// - Ordering: as `dispatch_sync`, which `DispatchQueue.sync` calls (on a serial queue: after every block submitted
-///   before it, and exclusively).
+///   before it, and exclusively). On a `DispatchWorkloop` (Apple platforms), whose `dispatch_sync` crashes inside
+///   libdispatch, the wait is `dispatch_async_and_wait`, which a workloop accepts and which orders the same way.
 func syncRecordingEntry(on queue: DispatchQueue, _ body: () -> Void) {
+    syncRecordingEntry(on: queue, waitingWith: QueueWait.accepted(by: queue), body)
+}
+
+/// ``syncRecordingEntry(on:_:)`` with the libdispatch wait chosen by the caller (tests reach the workloop's wait
+/// on Linux through this).
+package func syncRecordingEntry(on queue: DispatchQueue, waitingWith wait: QueueWait, _ body: () -> Void) {
     // The caller's record, which the block continues: the caller waits until it has run, so its entries stay valid,
     // and the block may run on another thread (the main queue's, for one).
     let callerRecord = EnteredContexts.currentRecord
     guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
+        // Only where ExecKit could not find libdispatch's queues (a line on standard error said so at the start);
+        // Swift's Linux overlay has no `asyncAndWait`, and Linux has no workloops to need it.
+        precondition(wait == .sync, "ExecKit: a DispatchWorkloop needs dispatch_async_and_wait, which needs its queue")
         return queue.sync { EnteredContexts.entering(EnteredContexts.Key(queue), after: callerRecord, body) }
     }
-    // libdispatch calls the function before `dispatch_sync_f` returns, so `body` never outlives this call.
+    // libdispatch calls the function before the wait returns, so `body` never outlives this call.
     withoutActuallyEscaping(body) { body in
         var work = SyncWork(key: EnteredContexts.Key(raw: rawQueue), callerRecord: callerRecord, body: body)
-        withUnsafeMutablePointer(to: &work) { execkit_dispatch_sync_f(rawQueue, $0, runSyncWork) }
+        withUnsafeMutablePointer(to: &work) {
+            switch wait {
+            case .sync: execkit_dispatch_sync_f(rawQueue, $0, runSyncWork)
+            case .asyncAndWait: execkit_dispatch_async_and_wait_f(rawQueue, $0, runSyncWork)
+            }
+        }
+    }
+}
+
+/// How ExecKit waits for a block on a queue.
+package enum QueueWait: Sendable {
+    /// `dispatch_sync`: the wait for every queue but a workloop.
+    case sync
+    /// `dispatch_async_and_wait`: the wait a `DispatchWorkloop` accepts.
+    case asyncAndWait
+
+    /// The wait `queue` accepts: `asyncAndWait` for a `DispatchWorkloop` (Apple platforms only; a queue that merely
+    /// targets a workloop accepts `sync`), `sync` for every other queue.
+    ///
+    /// - Cost: nothing on Linux; a class check on Apple platforms.
+    @inline(__always)
+    package static func accepted(by queue: DispatchQueue) -> QueueWait {
+        #if canImport(Darwin)
+        return queue is DispatchWorkloop ? .asyncAndWait : .sync
+        #else
+        return .sync
+        #endif
     }
 }
 
