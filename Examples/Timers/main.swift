@@ -53,24 +53,16 @@ final class Debouncer: Sendable {
 // MARK: - Request timeout
 
 /// Completes a request with its response or, if `timeout` passes first, with `nil`, exactly once.
+///
+/// `OnceCompletion` runs its handler once, with the first of the response, the timeout or a cancellation: the
+/// response cancels the timeout, and a response after the timeout is dropped.
 func request(
     named name: String, takes duration: Duration, timeout: Duration, context: Exec,
     completion: @escaping @Sendable (String?) -> Void
 ) {
-    let finished = LockedBox(false)
-    let finishOnce: @Sendable (String?) -> Void = { response in
-        let isFirst = finished.withLock { done in
-            defer { done = true }
-            return !done
-        }
-        if isFirst { completion(response) }
-    }
-    let timer = context.singleTimer(interval: timeout) { finishOnce(nil) }
-    // The "server": answers after `duration`. The response cancels the timeout; the timeout ignores a late answer.
-    context.invoke(after: duration) {
-        timer.cancel()  // `timer` is a let: cancel() does not mutate the handle
-        finishOnce("\(name): 200 OK")
-    }
+    let response = OnceCompletion<String>(context: context, timeout: timeout) { completion(try? $0.get()) }
+    // The "server": answers after `duration`.
+    context.invoke(after: duration) { response.complete("\(name): 200 OK") }
 }
 
 // MARK: - The tour

@@ -67,3 +67,54 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
         }
     }
 }
+
+/// `withCallback(timeout:)` in real time, and the typed-throws wrapper its documentation shows (issue #18).
+@Suite struct WithCallbackTimeoutTests {
+    @Test func aCallbackAPIThatNeverCallsBackTimesOut() async {
+        let kept = LockedBox<[@Sendable (Int) -> Void]>([])
+        let started = DispatchTime.now()
+        await #expect(throws: CompletionFailure.timedOut) {
+            try await withCallback(timeout: .milliseconds(50)) { _, completion in
+                kept.withLock { $0.append(completion) }  // kept, never called
+            }
+        }
+        #expect(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds >= 50_000_000)
+        kept.withLock { $0.first?(1) }  // a completion after the timeout is dropped, not a second resume
+    }
+
+    @Test func aCallbackBeforeTheTimeoutReturnsItsValue() async throws {
+        let value = try await withCallback(timeout: .seconds(60)) { context, completion in
+            load(7, context: context, completion: completion)
+        }
+        #expect(try value.get() == "item 7")
+    }
+
+    @Test func aTypedThrowsWrapperConvertsInItsOwnCatch() async {
+        await #expect(throws: FetchError.notFound) { try await fetch(-1) }
+        #expect((try? await fetch(3)) == "item 3")
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await fetch(3)
+        }
+        await #expect(throws: FetchError.cancelled) { try await cancelled.value }
+    }
+}
+
+/// The error type of the typed-throws wrapper below.
+private enum FetchError: Error, Equatable {
+    case notFound, cancelled
+}
+
+/// The pattern `withCallback`'s documentation gives for a `throws(FetchError)` wrapper.
+private func fetch(_ id: Int) async throws(FetchError) -> String {
+    let result: Result<String, TestError>
+    do {
+        result = try await withCallback { context, completion in load(id, context: context, completion: completion) }
+    } catch {
+        throw .cancelled
+    }
+    switch result {
+    case .success(let value): return value
+    case .failure: throw .notFound
+    }
+}

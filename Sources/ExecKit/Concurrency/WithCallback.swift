@@ -17,13 +17,69 @@
 /// - Cancellation: if the awaiting task is cancelled before the completion arrives (or was already cancelled), this
 ///   throws `CancellationError` at once; the API's work is not stopped, and its completion, when it comes, is dropped.
 ///   Pass the task's cancellation on to the API yourself (through its own cancel handle) if the work should stop.
-/// - A completion that is never called leaves the caller suspended until its task is cancelled.
+/// - A completion that is never called leaves the caller suspended until its task is cancelled; give a timeout
+///   (``withCallback(isolation:timeout:timerContext:_:)``) where the API may never call back.
+///
+/// Typed throws: this throws `any Error` (only `CancellationError`), so a wrapper that throws its own error type
+/// converts in a `do`/`catch` of its own rather than writing `try await withCallback { … }` in a
+/// `throws(MyError)` function, which does not compile:
+///
+/// ```swift
+/// func fetch() async throws(FetchError) -> Data {
+///     let result: Result<Data, FetchError>
+///     do {
+///         result = try await withCallback { context, completion in api.fetch(completion: completion) }
+///     } catch {
+///         throw .cancelled  // withCallback throws only CancellationError (and, with a timeout, .timedOut)
+///     }
+///     return try result.get()
+/// }
+/// ```
 public func withCallback<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ start: (_ context: Exec, _ completion: @escaping @Sendable (Value) -> Void) -> Void
 ) async throws -> Value {
+    try await resumingOnce(CallbackResumption<Value>(), start)
+}
+
+/// Calls a callback-based API and suspends until it calls back or `timeout` passes, whichever comes first; see
+/// ``withCallback(isolation:_:)``.
+///
+/// ```swift
+/// let reply = try await withCallback(timeout: .seconds(5)) { context, completion in
+///     device.ping(context: context, completion: completion)
+/// }
+/// ```
+///
+/// - Timeout: when `timeout` passes first, this throws ``CompletionFailure/timedOut``; the API's work is not stopped,
+///   and its completion, when it comes, is dropped. When the completion (or the task's cancellation) comes first,
+///   the timer is cancelled before this returns.
+/// - Virtual time: the timeout is a ``Exec/singleTimer(interval:handler:)`` on `timerContext`. The default,
+///   ``Exec/direct``, times out on a global queue, or in virtual time inside a `TestCoordinator`'s
+///   `overridingSharedContexts`; pass a coordinator's context to time out in its virtual time anywhere.
+/// - Cost: ``withCallback(isolation:_:)`` plus one timer.
+public func withCallback<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    timeout: Duration,
+    timerContext: Exec = .direct,
+    _ start: (_ context: Exec, _ completion: @escaping @Sendable (Value) -> Void) -> Void
+) async throws -> Value {
     let resumption = CallbackResumption<Value>()
-    return try await withTaskCancellationHandler {
+    let timer = timerContext.singleTimer(interval: timeout) {
+        resumption.resume(with: .failure(CompletionFailure.timedOut))
+    }
+    defer { timer.cancel() }
+    return try await resumingOnce(resumption, start)
+}
+
+/// The body of both `withCallback` forms: installs the continuation that `resumption` resumes, starts the API, and
+/// resumes with `CancellationError` if the task is cancelled first.
+private func resumingOnce<Value: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ resumption: CallbackResumption<Value>,
+    _ start: (_ context: Exec, _ completion: @escaping @Sendable (Value) -> Void) -> Void
+) async throws -> Value {
+    try await withTaskCancellationHandler {
         try await withUnsafeThrowingContinuation { continuation in
             resumption.install(continuation)
             start(.direct) { value in resumption.resume(with: .success(value)) }
