@@ -1,8 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import Dispatch
-import ExecMutex
 import ExecKit
+import ExecMutex
 import Testing
 
 /// `DispatchWorkloop` (Apple platforms) is a `DispatchQueue` whose `dispatch_sync` crashes inside libdispatch, so
