@@ -1,0 +1,166 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecTestSupport
+import ExecTesting
+import Testing
+
+/// `SerialTaskQueue` (issue #18): each operation starts after the previous one has finished, in submission order, in
+/// virtual time on a `TestCoordinator` context. The first test runs the same operations as plain tasks too, which
+/// interleave: what the queue adds is visible in one test.
+@Suite struct SerialTaskQueueTests {
+    /// An operation that logs its start and end around a virtual-time sleep of `seconds`.
+    private static func operation(
+        _ name: String, sleeping seconds: Int, _ coordinator: TestCoordinator, _ log: EventLog
+    ) -> @Sendable () async -> Void {
+        {
+            log.append("\(name) starts at \(coordinator.seconds)")
+            try? await coordinator.clock.sleep(for: .seconds(seconds))
+            log.append("\(name) ends at \(coordinator.seconds)")
+        }
+    }
+
+    @Test func operationsRunOneAtATimeToCompletionWherePlainTasksInterleave() {
+        let coordinator = TestCoordinator()
+        let queued = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        for (name, seconds) in [("a", 3), ("b", 1), ("c", 2)] {
+            queue.enqueue(Self.operation(name, sleeping: seconds, coordinator, queued))
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(
+            queued.entries == [
+                "a starts at 0.0", "a ends at 3.0", "b starts at 3.0", "b ends at 4.0", "c starts at 4.0",
+                "c ends at 6.0",
+            ])
+
+        // The same operations as plain tasks on the same (serial) context: they start in order, then interleave.
+        let plain = EventLog()
+        let start = coordinator.seconds
+        let serial = coordinator.serialQueue(named: "plain")
+        for (name, seconds) in [("a", 3), ("b", 1), ("c", 2)] {
+            serial.task(Self.operation(name, sleeping: seconds, coordinator, plain))
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(plain.entries.prefix(3) == ["a starts at \(start)", "b starts at \(start)", "c starts at \(start)"])
+    }
+
+    @Test func aHundredOperationsWithUnevenSleepsFinishInSubmissionOrder() {
+        let coordinator = TestCoordinator()
+        let finished = Shared<[Int]>([])
+        let queue = SerialTaskQueue(context: coordinator.global)
+        for index in 0..<100 {
+            queue.enqueue {
+                try? await coordinator.clock.sleep(for: .milliseconds((index * 37) % 11))
+                finished.update { $0.append(index) }
+            }
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(finished.value == Array(0..<100))
+    }
+
+    @Test func operationsSubmittedFromAsyncCodeAndFromInsideAnOperationKeepTheirOrder() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        coordinator.task {
+            queue.enqueue {
+                log.append("first")
+                queue.enqueue { log.append("submitted inside first") }  // runs after first finishes
+                try? await coordinator.clock.sleep(for: .seconds(1))
+                log.append("first ends")
+            }
+            let value = await queue.perform { () async -> Int in
+                log.append("performed")
+                return 42
+            }
+            log.append("perform returned \(value)")
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        // `perform` was submitted before the operation that `first` submitted from inside itself. Its caller resumes
+        // when the performed operation ends, as the next operation starts: the queue does not order those two.
+        #expect(
+            log.entries.filter { $0 != "perform returned 42" } == [
+                "first", "first ends", "performed", "submitted inside first",
+            ])
+        #expect(log.entries.contains("perform returned 42"))
+    }
+
+    @Test func aCancelledOperationStartsInItsTurnSeeingCancellationAndTheNextStillWaits() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        queue.enqueue(Self.operation("a", sleeping: 2, coordinator, log))
+        let cancelled = queue.enqueue { () async throws in
+            log.append("b starts at \(coordinator.seconds), cancelled: \(Task.isCancelled)")
+            try Task.checkCancellation()
+            log.append("b did its work")
+        }
+        queue.enqueue(Self.operation("c", sleeping: 1, coordinator, log))
+        cancelled.cancel()
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(
+            log.entries == [
+                "a starts at 0.0", "a ends at 2.0", "b starts at 2.0, cancelled: true", "c starts at 2.0",
+                "c ends at 3.0",
+            ])
+    }
+
+    @Test func performReturnsTheValueAndRethrowsTheError() {
+        let coordinator = TestCoordinator()
+        let results = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        coordinator.task {
+            let value = try await queue.perform { () async throws -> String in
+                try await coordinator.clock.sleep(for: .seconds(1))
+                return "value"
+            }
+            results.append(value)
+            do {
+                _ = try await queue.perform { () async throws -> Int in throw QueueTestFailure.expected }
+            } catch {
+                results.append("threw \(error)")
+            }
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(results.entries == ["value", "threw expected"])
+    }
+
+    @Test func cancellingTheCallerOfPerformCancelsItsOperation() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        let caller = coordinator.task {
+            await queue.perform {
+                do {
+                    try await coordinator.clock.sleep(for: .seconds(60))
+                    log.append("slept a minute")
+                } catch {
+                    log.append("cancelled at \(coordinator.seconds)")
+                }
+            }
+        }
+        coordinator.advance(by: .seconds(5))
+        caller.cancel()
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(log.entries == ["cancelled at 5.0"])
+    }
+
+    @Test func theQueueAndItsOperationsAreReleasedWhenDone() {
+        let coordinator = TestCoordinator()
+        weak var weakQueue: SerialTaskQueue?
+        weak var weakCapture: Token?
+        do {
+            let queue = SerialTaskQueue(context: coordinator.global)
+            let capture = Token()
+            weakQueue = queue
+            weakCapture = capture
+            queue.enqueue { withExtendedLifetime(capture) {} }
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(becomesNil { weakCapture })
+        #expect(weakQueue == nil)
+    }
+}
+
+/// A test's own error.
+private enum QueueTestFailure: Error { case expected }
