@@ -11,4 +11,5 @@ let benchmarks: @Sendable () -> Void = {
     registerQueueBenchmarks()
     registerTimerBenchmarks()
     registerConcurrencyBenchmarks()
+    registerOrderedWorkBenchmarks()
 }

@@ -1,0 +1,75 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+// Ordered async work from synchronous code (issue #18): a serial context's ordered task starts, and SerialTaskQueue's
+// run-to-completion operations, each beside the hand-written queue a user would otherwise reach for: one consumer
+// task draining an AsyncStream of operations, the approach of swift-async-queue's FIFOQueue (written here).
+
+import Benchmark
+import BenchmarkSupport
+import ExecKit
+
+func registerOrderedWorkBenchmarks() {
+    let perOperation = Suite.configuration(scalingFactor: .kilo)
+
+    // Submitted from the benchmark's task without awaiting each one, as synchronous code submits; the sample ends
+    // when the last operation has run, so every operation's whole cost is inside it.
+    Benchmark("SerialTaskQueue.enqueue.runToCompletion", configuration: perOperation) { benchmark async in
+        let cell = Cell()
+        let queue = SerialTaskQueue(context: Exec.default)
+        var last: Task<Void, Never>?
+        for _ in benchmark.scaledIterations { last = queue.enqueue { cell.increment() } }
+        await last?.value
+        blackHole(cell.value)
+    }
+    Benchmark(
+        "SerialTaskQueue.enqueue.runToCompletion (baseline: AsyncStream FIFO queue)", configuration: perOperation
+    ) { benchmark async in
+        let cell = Cell()
+        let queue = StreamFIFOQueue()
+        for _ in benchmark.scaledIterations { queue.enqueue { cell.increment() } }
+        await queue.finish()
+        blackHole(cell.value)
+    }
+
+    // Ordered starts only: one task per operation on a private serial queue's executor, started in order.
+    Benchmark("Exec.asyncQueue.task.orderedStart", configuration: perOperation) { benchmark async in
+        let cell = Cell()
+        let context = Exec.asyncQueue()
+        var last: Task<Void, Never>?
+        for _ in benchmark.scaledIterations { last = context.task { cell.increment() } }
+        await last?.value  // the tasks start in order on one serial queue: the last one to start ends last here
+        blackHole(cell.value)
+    }
+    Benchmark("Exec.asyncQueue.task.orderedStart (baseline: AsyncStream FIFO queue)", configuration: perOperation) {
+        benchmark async in
+        let cell = Cell()
+        let queue = StreamFIFOQueue()
+        for _ in benchmark.scaledIterations { queue.enqueue { cell.increment() } }
+        await queue.finish()
+        blackHole(cell.value)
+    }
+}
+
+/// A hand-written FIFO queue of async operations: one task awaits each operation of an `AsyncStream` in turn.
+final class StreamFIFOQueue: Sendable {
+    private let operations: AsyncStream<@Sendable () async -> Void>.Continuation
+    private let consumer: Task<Void, Never>
+
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+        operations = continuation
+        consumer = Task {
+            for await operation in stream { await operation() }
+        }
+    }
+
+    func enqueue(_ operation: @escaping @Sendable () async -> Void) {
+        operations.yield(operation)
+    }
+
+    /// Ends the stream and waits for every operation submitted before to finish.
+    func finish() async {
+        operations.finish()
+        await consumer.value
+    }
+}
