@@ -105,14 +105,22 @@ public final class SerialTaskQueue: Sendable {
     {
         checkNotInsideOwnOperation()
         let task = enqueue(operation)
-        return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Submits `operation`, which cannot throw, and waits for its value; see `perform(_:)`.
     public func perform<Success: Sendable>(_ operation: sending @escaping () async -> Success) async -> Success {
         checkNotInsideOwnOperation()
         let task = enqueue(operation)
-        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Records the current task as the running operation's (operations run one at a time, so one slot is enough).
