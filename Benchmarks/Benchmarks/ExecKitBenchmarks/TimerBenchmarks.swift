@@ -35,6 +35,46 @@ func registerTimerBenchmarks() {
         }
     }
 
+    // Firing on a concurrent engine (issue #21): 1,000 timers due at once on `.utility`, each handler run by a job of
+    // its own on the global queue; a sample ends when every handler has run. Allocations per timer: the timer itself
+    // and nothing per firing (its handler's closure is created once, outside the loop). The baseline fires the same
+    // through one `DispatchSourceTimer` per timer, what a user writes without ExecKit.
+    let fired = Countdown()
+    let fireHandler: @Sendable () -> Void = { fired.arrive() }
+    Benchmark("Exec.utility.singleTimer.fire", configuration: Suite.configuration(scalingFactor: .kilo)) {
+        benchmark in
+        fired.reset(benchmark.scaledIterations.count)
+        var timers: [any Lifetime] = []
+        timers.reserveCapacity(benchmark.scaledIterations.count)
+        benchmark.startMeasurement()  // the array is set-up, not measured
+        for _ in benchmark.scaledIterations {
+            timers.append(Exec.utility.singleTimer(interval: .zero, leeway: .zero, handler: fireHandler))
+        }
+        fired.wait()
+        benchmark.stopMeasurement()
+        blackHole(timers.count)
+    }
+    Benchmark(
+        "Exec.utility.singleTimer.fire (baseline: DispatchSourceTimer)",
+        configuration: Suite.configuration(scalingFactor: .kilo)
+    ) { benchmark in
+        fired.reset(benchmark.scaledIterations.count)
+        var timers: [any DispatchSourceTimer] = []
+        timers.reserveCapacity(benchmark.scaledIterations.count)
+        let utility = DispatchQueue.global(qos: .utility)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let timer = DispatchSource.makeTimerSource(queue: utility)
+            timer.setEventHandler(handler: fireHandler)
+            timer.schedule(deadline: .now(), leeway: .nanoseconds(0))
+            timer.resume()
+            timers.append(timer)
+        }
+        fired.wait()
+        benchmark.stopMeasurement()
+        for timer in timers { timer.cancel() }
+    }
+
     // One sample holds `pendingCount` timers; `summary.py` reads the count from the name.
     let pending = Suite.configuration(
         scalingFactor: .one,

@@ -1,5 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import CExecDispatchShims
+import ExecDispatch
+
 /// The timers of one Dispatch queue: one `DispatchSourceTimer`, armed for the earliest deadline, in front of a heap of
 /// pending timers.
 ///
@@ -12,8 +15,9 @@
 /// due timers out one at a time, earliest deadline first and equal deadlines in scheduling order, and runs each
 /// handler right there, with the lock released; a timer cancelled by an earlier handler of the same batch is no longer
 /// in the heap, so it does not run. A *concurrent* engine (global queues, concurrent private queues) takes every due
-/// timer at once and runs each with `queue.async`, so handlers do not wait for each other, and a slow handler never
-/// holds up the source (and with it every later timer of the engine).
+/// timer at once and runs each in a job of its own on the queue (a `dispatch_async_f` with no allocation), so handlers
+/// do not wait for each other, and a slow handler never holds up the source (and with it every later timer of the
+/// engine).
 ///
 /// Periodic timers are put back when their handler returns, at the first multiple of the period after the current
 /// time: no drift, missed periods skipped, and never two runs of one handler at once.
@@ -42,6 +46,10 @@ final class TimerEngine: @unchecked Sendable {
     private let lock = PThreadMutex()
     @exclusivity(unchecked) private var heap = TimerHeap()
     @exclusivity(unchecked) private var running: [RunningTimer] = []
+    /// A concurrent engine's due timers, each waiting for the job that runs it (see ``fireConcurrently(queue:)``);
+    /// the entries before ``readyHead`` have been taken.
+    @exclusivity(unchecked) private var ready: [ReadyTimer] = []
+    @exclusivity(unchecked) private var readyHead = 0
     /// The engine's one Dispatch timer source, made when first armed (and, on a private queue, dropped when idle).
     /// Class-bound: a copy of the reference is a retain, where a copy of a plain `any DispatchSourceTimer` goes through
     /// the value witnesses of its opaque existential box (about 150 instructions per cancel on a private queue's
@@ -299,21 +307,48 @@ final class TimerEngine: @unchecked Sendable {
         lock.unbalancedUnlock()
     }
 
-    /// Takes every due timer at once, then runs each with `queue.async`: none runs inside the source's handler, which
-    /// would hold up every later firing of the engine until it returned.
+    /// Takes every due timer at once into ``ready``, then submits one job per timer to `queue`, each of which takes one
+    /// timer from ``ready`` and runs it: none runs inside the source's handler, which would hold up every later firing
+    /// of the engine until it returned, and handlers run in parallel.
+    ///
+    /// - Cost: no allocation per timer. Each job is a function-and-context submission (`dispatch_async_f`) whose
+    ///   context is this engine (a retain); the due timers wait in ``ready``, an array the engine keeps between
+    ///   firings. (A closure handed to `queue.async` per timer cost a closure context and a block.)
     private func fireConcurrently(queue: DispatchQueue) {
         lock.unbalancedLock()
         armedDeadline = .max
         let now = DispatchTime.now().uptimeNanoseconds
-        var batch: [DueTimer] = []
+        var count = 0
         while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
-            batch.append(takeFirstForFiring())
+            ready.append(ReadyTimer(due: takeFirstForFiring(), queue: queue))
+            count += 1
         }
         armForEarliest(queue: queue)
         lock.unbalancedUnlock()
-        for due in batch {
-            queue.async { self.run(due, queue: queue) }
+        guard count > 0 else { return }
+        guard let rawQueue = RawQueueIdentity.queuePointer(of: queue) else {
+            for _ in 0..<count { queue.async { self.runOneReady() } }
+            return
         }
+        for _ in 0..<count {
+            execkit_dispatch_async_f(rawQueue, Unmanaged.passRetained(self).toOpaque(), runReadyTimer)
+        }
+    }
+
+    /// Takes one timer from ``ready`` and runs it; one call per timer that ``fireConcurrently(queue:)`` put there.
+    fileprivate func runOneReady() {
+        lock.unbalancedLock()
+        let entry = ready[readyHead]
+        ready[readyHead] = ReadyTimer(due: DueTimer(handler: nil, periodic: nil, sequence: 0), queue: nil)
+        readyHead += 1
+        if readyHead == ready.count {
+            // Every job has taken its timer: start over, keeping the storage unless a large burst grew it.
+            ready.removeAll(keepingCapacity: ready.capacity <= 1_024)
+            readyHead = 0
+        }
+        lock.unbalancedUnlock()
+        guard let queue = entry.queue else { return }
+        run(entry.due, queue: queue)
     }
 
     /// Calls `handler` and releases it (with whatever it captures, whose `deinit` may cancel timers) before
@@ -335,6 +370,13 @@ final class TimerEngine: @unchecked Sendable {
             becameIdle()
         }
         lock.unbalancedUnlock()
+    }
+
+    /// A due timer of a concurrent engine, waiting in ``ready`` for the job that runs it, with the queue it fires on
+    /// (`nil` once taken).
+    private struct ReadyTimer {
+        let due: DueTimer
+        let queue: DispatchQueue?
     }
 
     /// A timer taken out of the heap to fire: what its firing needs, so that the timer itself (which may be freed
@@ -402,4 +444,11 @@ final class TimerEngine: @unchecked Sendable {
     static func nanoseconds(_ duration: Duration) -> Int64 {
         Int64(clamping: duration.saturatingNanoseconds)
     }
+}
+
+/// The C function libdispatch calls for each job of a concurrent engine's firing: runs one ready timer, then releases
+/// the engine that the submission retained.
+private func runReadyTimer(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<TimerEngine>.fromOpaque(context).takeRetainedValue().runOneReady()
 }

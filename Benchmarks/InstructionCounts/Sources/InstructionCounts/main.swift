@@ -8,6 +8,8 @@
 //              timerScheduleCancel, any CONTEXT) | invokeAll and invokeAsync (both wait for every block) |
 //              dispatchAsync (the peer: `DispatchQueue.global(qos: .utility).async`, waits; any CONTEXT) |
 //              invokeSync, dispatchSync (its peer: `sync` on a private queue; any CONTEXT) | isCurrent | timestamp | timerScheduleCancel | mutexSync, rawMutex (any CONTEXT)
+//   timerFire: N one-shot timers due at once on CONTEXT, each handler run (use utility: a concurrent engine) |
+//              rawTimerFire: the peer, one DispatchSourceTimer per timer on the utility queue (any CONTEXT)
 //   hubPost, hubPost100 (CONTEXT ignored): a NotificationHub post to 1 or 100 `.direct` observers, each adding the
 //              payload to a counter | notificationCenterPost, notificationCenterPost100: the peer, Foundation's
 //              `NotificationCenter.post` to block observers with `queue: nil` | hubAddCancel, notificationCenterAddRemove:
@@ -208,6 +210,21 @@ extension Duration {
             source.resume()
             source.cancel()
         }
+    case "timerFire":  // N one-shot timers due at once on CONTEXT, waited for until every handler has run
+        let timers = (0..<count).map { _ in context.singleTimer(interval: .zero, leeway: .zero, handler: completion) }
+        allCompleted.wait()
+        withExtendedLifetime(timers) {}
+    case "rawTimerFire":  // the peer of timerFire: one DispatchSourceTimer per timer on the utility queue, any CONTEXT
+        let queue = DispatchQueue.global(qos: .utility)
+        let sources = (0..<count).map { _ in
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.setEventHandler(handler: completion)
+            source.schedule(deadline: .now(), leeway: .nanoseconds(0))
+            source.resume()
+            return source
+        }
+        allCompleted.wait()
+        sources.forEach { $0.cancel() }
     case "invokeClosure": for _ in 0..<count { context.invoke { counter.value &+= 1 } }
     case "invokeAsync":
         for _ in 0..<count { context.invokeAsync(completion) }
