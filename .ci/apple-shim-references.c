@@ -21,4 +21,6 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_async_resume_points,
     (void *)execkit_entered_queue_record_head,
     (void *)execkit_set_entered_queue_record_head,
+    (void *)execkit_timer_engine_cache,
+    (void *)execkit_set_timer_engine_cache,
 };

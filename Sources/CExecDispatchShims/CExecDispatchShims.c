@@ -24,6 +24,7 @@ int execkit_current_queue_reader_disabled = 0;
 int execkit_raw_queue_layout_state = 0;
 
 _Thread_local void *execkit_entered_queue_record = 0;
+_Thread_local void *execkit_timer_engine_cache_entry = 0;
 
 _Thread_local uintptr_t execkit_stack_low = 0;
 _Thread_local uintptr_t execkit_stack_high = 0;

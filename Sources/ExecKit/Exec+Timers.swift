@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
+
 // Exec's timers fire straight on the context's queue (the main queue for `.main`, the private queue for
 // `asyncQueue()`), with no extra hop; `.direct` fires on a default-QoS global queue and `.custom` forwards. Each queue
 // keeps its timers in one `TimerEngine` (Timers/): one Dispatch source armed for the earliest deadline, a heap behind
@@ -101,6 +103,13 @@ extension Exec {
         case .utility: return schedule(on: .utility)
         case .background: return schedule(on: .background)
         case .queue(let queue, let type):
+            // This thread's last engine, when it was this queue's: unretained, and alive while the caller holds the
+            // queue (the queue owns it), which spares a retain and a release per timer.
+            if let rawQueue = RawQueueIdentity.queuePointer(of: queue),
+                let cached = TimerEngineCache.unretainedEngine(for: rawQueue, serial: type.isSerial)
+            {
+                return cached._withUnsafeGuaranteedRef { schedule(on: $0, queue: queue) }
+            }
             guard let attached = TimerEngine.attached(to: queue, serial: type.isSerial) else {
                 return Self.sourcePerTimer(
                     interval: interval, leeway: leeway, repeats: repeats, queue: queue, type: type, handler: handler)

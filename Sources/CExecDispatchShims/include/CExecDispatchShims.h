@@ -125,6 +125,7 @@ extern void execkit_dispatch_queue_set_specific(const void *queue, const void *k
     EXECKIT_DISPATCH_SYMBOL(dispatch_queue_set_specific);
 
 #include "EnteredQueueRecord.h"
+#include "TimerEngineCache.h"
 #include "CallStack.h"
 
 #endif

@@ -36,11 +36,18 @@ extension TimerEngine {
     ///
     /// - Parameter serial: Whether `queue` is used as a serial context: its timers fire one at a time, in deadline
     ///   order, and not after `cancel()` returned inside the queue.
-    /// - Cost: one queue-specific look-up once attached.
+    /// - Cost: a thread-specific read when this thread's last look-up was the same queue (``TimerEngineCache``), else
+    ///   one queue-specific look-up once attached. The main queue, which never has an engine attached, is recognised
+    ///   after that look-up fails, so a private queue's timers do not pay for the check.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {
-        if serial && queue.isMainQueue { return .main }  // a pointer comparison, before the costlier look-ups
+        let rawQueue = RawQueueIdentity.queuePointer(of: queue)
+        if let rawQueue, let engine = TimerEngineCache.engine(for: rawQueue, serial: serial) { return engine }
         let engines = serial ? serialQueueEngines : concurrentQueueEngines
-        if let engine = engines.object(on: queue) { return engine }
+        if let engine = engines.object(on: queue) {
+            if let rawQueue { TimerEngineCache.store(engine, for: rawQueue, serial: serial) }
+            return engine
+        }
+        if serial && queue.isMainQueue { return .main }
         if queue.isGlobalQueue { return nil }
         return attaching.sync {
             if let engine = engines.object(on: queue) { return engine }

@@ -2,6 +2,7 @@
 
 import CExecDispatchShims
 import ExecDispatch
+import Synchronization
 
 /// The timers of one Dispatch queue: one `DispatchSourceTimer`, armed for the earliest deadline, in front of a heap of
 /// pending timers.
@@ -24,7 +25,7 @@ import ExecDispatch
 ///
 /// - Thread-safety: every method may be called from any thread; all state is guarded by `lock`. User code (handlers,
 ///   and whatever releasing a handler runs) never runs with the lock held.
-final class TimerEngine: @unchecked Sendable {
+final class TimerEngine: QueueDetachmentObserving, @unchecked Sendable {
     // Unchecked: every `var` is read and written only with `lock` held. The same lock makes the runtime's exclusivity
     // checks redundant, so they are turned off (`@exclusivity(unchecked)`): they cost about 60 instructions a call.
 
@@ -60,6 +61,9 @@ final class TimerEngine: @unchecked Sendable {
     /// The leeway the source is armed with, in nanoseconds.
     @exclusivity(unchecked) private var armedLeeway: UInt64 = 0
     @exclusivity(unchecked) private var nextSequence: UInt64 = 0
+    /// Whether the source is armed only to wake an idle private-queue engine (``becameIdle()``), not for a timer;
+    /// cleared whenever the source is armed for a timer or fires.
+    @exclusivity(unchecked) private var isArmedForIdle = false
     private let firing: Firing
     /// Where the timers fire, for a shared engine (the main queue's, the global queues'), kept for the process; `nil`
     /// for a private queue's engine, which the queue owns (as a queue-specific value). That engine keeps no
@@ -73,6 +77,15 @@ final class TimerEngine: @unchecked Sendable {
     /// Whether the source is cancelled and dropped when no timer is pending. Private queues need it: the source
     /// retains its queue, and the queue (through its queue-specific value) retains this engine.
     private let releasesSourceWhenIdle: Bool
+
+    /// Set while a private queue is being deallocated, before it releases this engine: ``TimerEngineCache`` then
+    /// stops handing this engine out for that queue's address.
+    private let detachedFromQueue = Atomic<Bool>(false)
+
+    /// Whether this private-queue engine's queue has let go of it (see ``TimerEngineCache``).
+    var isDetachedFromQueue: Bool { detachedFromQueue.load(ordering: .acquiring) }
+
+    func queueDidDetach() { detachedFromQueue.store(true, ordering: .releasing) }
 
     /// How long an idle private-queue engine keeps its source before letting go of it (and so of the queue): a loop
     /// of schedule+cancel on one queue then makes a new source at most this often, never once per timer.
@@ -148,7 +161,7 @@ final class TimerEngine: @unchecked Sendable {
             // Running: the handler's return must not put it back.
             forgetRunning(Unmanaged.passUnretained(timer), sequence: timer.sequence)
         }
-        if heap.isEmpty && releasesSourceWhenIdle { becameIdle() }
+        if heap.isEmpty && releasesSourceWhenIdle && !isArmedForIdle { becameIdle() }
         let handler = timer.handler
         timer.handler = nil
         timer.index.store(EngineTimer.finished, ordering: .releasing)
@@ -237,6 +250,7 @@ final class TimerEngine: @unchecked Sendable {
     /// ``sharedQueue`` when that is `nil`).
     private func arm(deadline: UInt64, leeway: UInt64, queue: DispatchQueue?) {
         let source = self.source ?? makeSource(queue: queue)
+        isArmedForIdle = false
         armedDeadline = deadline
         armedLeeway = leeway
         source.schedule(
@@ -261,8 +275,11 @@ final class TimerEngine: @unchecked Sendable {
 
     /// Nothing is pending. A private-queue engine lets its source (and so the queue) go soon: now if the source is
     /// not armed, else by re-arming it to wake within ``idleGrace`` and find nothing.
+    ///
+    /// Once armed for that wake-up, a later idle moment before it (the next schedule+cancel of a loop) has nothing to
+    /// do: the source will wake within the grace anyway. That spares it a clock read and the heap check.
     private func becameIdle() {
-        guard releasesSourceWhenIdle, let source, running.isEmpty else { return }
+        guard releasesSourceWhenIdle, !isArmedForIdle, let source, running.isEmpty else { return }
         heap.shrinkIfEmpty()
         if armedDeadline == .max {
             source.cancel()
@@ -276,6 +293,7 @@ final class TimerEngine: @unchecked Sendable {
             source.schedule(
                 deadline: DispatchTime(uptimeNanoseconds: soon), leeway: .nanoseconds(Int(Self.idleGrace)))
         }
+        isArmedForIdle = true
     }
 
     // MARK: - Firing
@@ -294,6 +312,7 @@ final class TimerEngine: @unchecked Sendable {
     private func fireSerially(queue: DispatchQueue) {
         lock.unbalancedLock()
         armedDeadline = .max  // the source has fired; it is armed again below
+        isArmedForIdle = false
         let now = DispatchTime.now().uptimeNanoseconds
         while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
             let due = takeFirstForFiring()
@@ -317,6 +336,7 @@ final class TimerEngine: @unchecked Sendable {
     private func fireConcurrently(queue: DispatchQueue) {
         lock.unbalancedLock()
         armedDeadline = .max
+        isArmedForIdle = false
         let now = DispatchTime.now().uptimeNanoseconds
         var count = 0
         while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
