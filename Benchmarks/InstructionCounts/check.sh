@@ -39,6 +39,7 @@ rows=(
     ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
     "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.3|caller"
     "one-shot timers firing on .utility, all threads (median of 3)|timerFire utility|rawTimerFire direct|0.5|median"
+    "timer schedule+cancel on a private queue, against .utility's|timerScheduleCancel asyncQueue|timerScheduleCancel utility|1.05|caller"
     "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
     "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.06"
 )
