@@ -24,6 +24,22 @@ func registerConcurrencyBenchmarks() {
         }
     }
 
+    // A task on a private queue's executor, start to finish (issue #21: the allocations of a task on a context's
+    // executor, the task's own included, counted process-wide): the job crosses to the queue's thread, and the
+    // awaiting task is resumed on a global worker.
+    let privateQueueExecutor = Exec.asyncQueue().taskExecutor
+    Benchmark("Exec.asyncQueue.taskExecutor.task", configuration: perOperation) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            blackHole(await Task(executorPreference: privateQueueExecutor) { 1 }.value)
+        }
+    }
+    Benchmark("Exec.asyncQueue.taskExecutor.task (baseline: Task on the global executor)", configuration: perOperation) {
+        benchmark async in
+        for _ in benchmark.scaledIterations {
+            blackHole(await Task { 1 }.value)
+        }
+    }
+
     // The same at the global executor's own QoS, to tell the cost of the executor from the cost of a utility worker.
     let defaultExecutor = Exec.default.taskExecutor
     Benchmark("Exec.default.taskExecutor.task", configuration: perOperation) { benchmark async in
