@@ -3,6 +3,10 @@
 //
 // ExecKit's benchmarks: a package of their own, so that the library keeps zero dependencies.
 // Run from the repository root: `swift package --package-path Benchmarks benchmark`.
+//
+// `EXECKIT_BENCHMARK_NIO=1` when SwiftPM reads this manifest adds one more suite, NIOComparisonBenchmarks: ExecKit
+// beside SwiftNIO's event loop (issue #21). Without it the manifest names no SwiftNIO package, so the usual runs never
+// resolve, fetch or build it.
 
 import PackageDescription
 
@@ -14,6 +18,9 @@ let suites = [
     "ExecNotificationsBenchmarks",
     "ExecTestingBenchmarks",
 ]
+
+/// Whether to build the SwiftNIO comparison suite: `EXECKIT_BENCHMARK_NIO=1` in the environment of the `swift` command.
+let besideSwiftNIO = Context.environment["EXECKIT_BENCHMARK_NIO"] == "1"
 
 let package = Package(
     name: "ExecKitBenchmarks",
@@ -45,3 +52,25 @@ let package = Package(
         },
     swiftLanguageModes: [.v6]
 )
+
+// ExecKit beside SwiftNIO (issue #21): only with `EXECKIT_BENCHMARK_NIO=1`. No allocation thresholds: its rows are
+// for people, not for CI.
+if besideSwiftNIO {
+    package.dependencies.append(.package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"))
+    package.targets.append(
+        .executableTarget(
+            name: "NIOComparisonBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ExecKit", package: "ExecKit"),
+                .product(name: "ExecMutex", package: "ExecKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Benchmarks/NIOComparisonBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    )
+}

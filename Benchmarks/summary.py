@@ -7,12 +7,18 @@
     python3 Benchmarks/summary.py -- --filter 'Exec.direct.*'   # pass options through to the harness
 
 Pairing is by name: a benchmark `X (baseline: Y)` is the baseline of `X`. Figures are medians (p50) per operation; a
-sample of a benchmark holds `scalingFactor` operations, or N for a name containing `.N-pending`. Uses only the
-Python standard library: it reads the harness's stored baseline (`.benchmarkBaselines/<suite>/summary/results.json`),
-whose histograms it decodes itself.
+sample of a benchmark holds `scalingFactor` operations, or N for a name containing `.N-pending` or `.N-fired`. Uses
+only the Python standard library: it reads the harness's stored baseline
+(`.benchmarkBaselines/<suite>/summary/results.json`), whose histograms it decodes itself.
+
+With `EXECKIT_BENCHMARK_NIO=1` in the environment (passed on to SwiftPM as it is), the NIOComparisonBenchmarks suite
+is built and run too; when the results include baselines whose label starts with "SwiftNIO", the table gains two
+columns: the fastest such baseline of each row (named in the cell) and the ratio against it. Without the variable,
+that suite's stored results are left out (with `--no-run` too), so the table is the one of the suites built.
 """
 
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -20,6 +26,8 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 BASELINE = "summary"
+# The suite that exists only when SwiftPM reads Package.swift with EXECKIT_BENCHMARK_NIO=1.
+NIO_SUITE = "NIOComparisonBenchmarks"
 
 # The issue's goals: the ours/baseline ratio against the named baseline (listed first) is at most this much.
 GOALS = {
@@ -104,7 +112,10 @@ def value_at_percentile(histogram, percentile):
 def load():
     """{name: {"ops": operations per sample, "metrics": {metric: (p50, p90)}}} across every suite."""
     results = {}
+    with_nio_suite = os.environ.get("EXECKIT_BENCHMARK_NIO") == "1"
     for path in sorted((HERE / ".benchmarkBaselines").glob(f"*/{BASELINE}/results.json")):
+        if path.parent.parent.name == NIO_SUITE and not with_nio_suite:
+            continue  # a stored run of a suite that is not built now
         data = json.loads(path.read_text())
         entries = data["results"]
         for key, metric_results in zip(entries[0::2], entries[1::2]):
@@ -118,7 +129,7 @@ def load():
                 histogram = result["statistics"]["histogram"]
                 metrics[metric] = (value_at_percentile(histogram, 50), value_at_percentile(histogram, 90))
                 ops = result.get("scalingFactor", 1)
-            pending = re.search(r"\.(\d+)-pending", name)
+            pending = re.search(r"\.(\d+)-(?:pending|fired)", name)
             if pending:
                 ops = int(pending.group(1))
             results[name] = {"ops": ops, "metrics": metrics}
@@ -149,6 +160,28 @@ def fmt_allocs(value):
     return f"{value:.0f}" if abs(value - round(value)) < 0.01 else f"{value:.2f}"
 
 
+# Baselines measured with SwiftNIO (the NIOComparisonBenchmarks suite) are labelled "SwiftNIO <API> …".
+NIO_PREFIX = "SwiftNIO"
+
+
+def nio_api(label):
+    """The API a SwiftNIO baseline's label names: "SwiftNIO scheduleTask+cancel inside the loop" -> "scheduleTask"."""
+    words = label[len(NIO_PREFIX):].split()
+    return words[0].split("+")[0] if words else label
+
+
+def best_nio_baseline(results, baselines):
+    """(p50 per operation, API) of the fastest SwiftNIO baseline among `baselines`, or None."""
+    best = None
+    for label, baseline_name in baselines:
+        if not label.startswith(NIO_PREFIX) or baseline_name not in results:
+            continue
+        p50 = per_op(results[baseline_name], "wallClock")
+        if p50 is not None and (best is None or p50 < best[0]):
+            best = (p50, nio_api(label))
+    return best
+
+
 def table(results):
     baseline_pattern = re.compile(r"^(.*) \(baseline: (.*)\)$")
     pairs = {}
@@ -156,7 +189,11 @@ def table(results):
         match = baseline_pattern.match(name)
         if match:
             pairs.setdefault(match.group(1), []).append((match.group(2), name))
+    # The SwiftNIO columns appear only when some row has a SwiftNIO baseline; otherwise the table is unchanged.
+    with_nio = any(label.startswith(NIO_PREFIX) for baselines in pairs.values() for label, _ in baselines)
     header = ["benchmark", "baseline", "ours ns/op p50 (p90)", "base ns/op p50", "ratio", "goal", "allocs/op ours/base"]
+    if with_nio:
+        header += ["SwiftNIO ns/op p50", "vs SwiftNIO"]
     rows = []
     for ours in sorted(n for n in results if not baseline_pattern.match(n)):
         entry = results[ours]
@@ -164,6 +201,7 @@ def table(results):
         ours_p90 = per_op(entry, "wallClock", 1)
         ours_allocs = per_op(entry, "mallocCountTotal")
         baselines = sorted(pairs.get(ours, [("-", None)]), key=lambda pair: pair[0] != GOALS.get(ours, (0, ""))[1])
+        nio = best_nio_baseline(results, baselines) if with_nio else None
         for position, (label, baseline_name) in enumerate(baselines):
             base = results.get(baseline_name)
             base_p50 = per_op(base, "wallClock") if base else None
@@ -175,7 +213,7 @@ def table(results):
                 goal = f"<={limit:g}x " + ("ok" if ratio <= limit else "MISS")
             if position == 0 and ours in ZERO_ALLOCATION and ours_allocs and ours_allocs >= 0.5:
                 goal = (goal + " " if goal else "") + "0 allocs MISS"
-            rows.append([
+            row = [
                 ours if position == 0 else "",
                 label,
                 f"{fmt_ns(ours_p50)} ({fmt_ns(ours_p90)})" if position == 0 else "",
@@ -183,7 +221,15 @@ def table(results):
                 f"{ratio:.2f}x" if ratio is not None else "-",
                 goal,
                 f"{fmt_allocs(ours_allocs)} / {fmt_allocs(base_allocs)}",
-            ])
+            ]
+            if with_nio and position > 0:
+                row += ["", ""]
+            elif with_nio and nio is None:
+                row += ["-", "-"]
+            elif with_nio:
+                nio_p50, api = nio
+                row += [f"{fmt_ns(nio_p50)} ({api})", f"{ours_p50 / nio_p50:.2f}x" if ours_p50 and nio_p50 else "-"]
+            rows.append(row)
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
     lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |",
              "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
