@@ -58,17 +58,8 @@ package final class QueueAttachment<Object: AnyObject & Sendable>: Sendable {
     private var rawKey: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained(key).toOpaque()) }
 }
 
-/// An attached object that wants to know when its queue lets go of it (the queue is being deallocated): a cache that
-/// maps a queue's address to the object can then tell a live entry from one whose queue is gone, before another queue
-/// can be allocated at that address.
-package protocol QueueDetachmentObserving: AnyObject {
-    /// Called once, while the queue is being deallocated, before it releases the object.
-    func queueDidDetach()
-}
-
 /// The destructor libdispatch calls when a queue holding an attached object is deallocated.
 private func releaseAttachedObject(_ value: UnsafeMutableRawPointer?) {
     guard let value else { return }
-    let object = Unmanaged<AnyObject>.fromOpaque(value).takeRetainedValue()
-    (object as? any QueueDetachmentObserving)?.queueDidDetach()
+    Unmanaged<AnyObject>.fromOpaque(value).release()
 }

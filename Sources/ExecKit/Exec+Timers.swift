@@ -105,9 +105,7 @@ extension Exec {
         case .queue(let queue, let type):
             // This thread's last engine, when it was this queue's: unretained, and alive while the caller holds the
             // queue (the queue owns it), which spares a retain and a release per timer.
-            if let rawQueue = RawQueueIdentity.queuePointer(of: queue),
-                let cached = TimerEngineCache.unretainedEngine(for: rawQueue, serial: type.isSerial)
-            {
+            if let cached = TimerEngineCache.unretainedEngine(for: queue, serial: type.isSerial) {
                 return cached._withUnsafeGuaranteedRef { schedule(on: $0, queue: queue) }
             }
             guard let attached = TimerEngine.attached(to: queue, serial: type.isSerial) else {
@@ -116,6 +114,13 @@ extension Exec {
             }
             return schedule(on: attached, queue: queue)
         }
+    }
+
+    /// Which timer engine this thread's timers on `Exec.queue(queue, serial ? .serialAsync : .concurrentAsync)` go
+    /// to, for ExecKit's tests: it is otherwise invisible as long as the timers fire on the queue (and two engines on
+    /// one queue would break deadline order only between them).
+    package static func engineIdentityForTests(of queue: DispatchQueue, serial: Bool) -> ObjectIdentifier? {
+        TimerEngine.attached(to: queue, serial: serial).map(ObjectIdentifier.init)
     }
 
     /// A global queue given as `.queue(globalQueue, type)`: it cannot hold an engine (no queue-specific values), so

@@ -27,10 +27,12 @@ public enum CompletionFailure: Error, Sendable, Hashable {
 /// - Release: when one outcome wins, the handler is released as soon as it has run, and the timeout's timer is
 ///   cancelled at once (which releases its closure). A value that loses is dropped before ``complete(_:)`` returns.
 /// - Lifetime: while the timeout is pending, its timer keeps the completion alive, so the timeout is delivered even
-///   when nothing else holds the completion. A completion released with no outcome (possible only without a timeout,
-///   or after its timer could not be made) delivers ``CompletionFailure/cancelled``: no handler is silently lost.
+///   when nothing else holds the completion. A completion released with no outcome (possible only without a timeout)
+///   delivers ``CompletionFailure/cancelled`` through `context.invoke` on the thread that released it (inline there
+///   on ``Exec/direct``): no handler is silently lost.
 /// - Virtual time: the timeout is a ``Exec/singleTimer(interval:handler:)`` on `context`, so a `TestCoordinator`
-///   context (or `.direct` inside `overridingSharedContexts`) times out when virtual time reaches it.
+///   context (or `.direct` inside `overridingSharedContexts`) times out when virtual time reaches it. On a context
+///   whose timers fire at once (`Exec.immediate(clock:)` of ExecTesting), the timeout wins during `init`.
 /// - Thread-safety: ``complete(_:)`` and ``cancel()`` may be called from any thread, any number of times.
 /// - Cost: one lock-protected state and, with a timeout, one timer.
 public final class OnceCompletion<Value: Sendable>: Sendable {

@@ -56,9 +56,9 @@ import Testing
         let workloop = DispatchWorkloop(label: "ExecKit.workloop")
         let context = Exec.queue(workloop, type)
         #expect(context.invokeSync { 42 } == 42)
-        var ran = false
-        context.invoke { ran = true }
-        if type == .mutex || type == .immediate { #expect(ran) }
+        let ran = LockedBox(false)
+        context.invoke { ran.withLock { $0 = true } }
+        if type == .mutex || type == .immediate { #expect(ran.withLock { $0 }) }
     }
     #endif
 }

@@ -145,6 +145,20 @@ import Testing
         #expect(log.entries == ["cancelled at 5.0"])
     }
 
+    @Test func theLastOperationsResultIsNotKeptOnceItHasFinished() {
+        let coordinator = TestCoordinator()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        let weakResult = WeakBox<Token>()
+        queue.enqueue { () async -> Token in
+            let result = Token()
+            weakResult.set(result)
+            return result
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(becomesNil { weakResult.value })  // the queue still exists; its tail let go of the finished task
+        withExtendedLifetime(queue) {}
+    }
+
     @Test func theQueueAndItsOperationsAreReleasedWhenDone() {
         let coordinator = TestCoordinator()
         weak var weakQueue: SerialTaskQueue?
@@ -164,3 +178,12 @@ import Testing
 
 /// A test's own error.
 private enum QueueTestFailure: Error { case expected }
+
+/// A weak reference that a `@Sendable` operation can fill in.
+private final class WeakBox<Object: AnyObject & Sendable>: Sendable {
+    private let box = LockedBox<Weak>(Weak())
+    private struct Weak: @unchecked Sendable { weak var object: Object? }
+
+    func set(_ object: Object) { box.withLock { $0.object = object } }
+    var value: Object? { box.withLock { $0.object } }
+}

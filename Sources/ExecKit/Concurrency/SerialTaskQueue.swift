@@ -29,7 +29,9 @@
 ///   from inside an operation of the same queue stops the program with a message saying so. Awaiting the `Task` that
 ///   `enqueue(priority:_:)` returned, or calling `perform` from a child task of the operation, is
 ///   not detected: it waits forever.
-/// - Thread-safety: submit from any thread or task.
+/// - Thread-safety: submit from any thread or task. The queue calls `context.task { }` under its lock, so a launcher
+///   of your own must not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
+/// - Release: the queue keeps the last submitted operation's task only until that operation has finished.
 /// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured
 ///   against one task draining an `AsyncStream` of operations: 6 allocations per operation against 3, at 0.96 of its
 ///   time (`python3 Benchmarks/summary.py -- --filter 'SerialTaskQueue.*'`, 2026-11-26, Benchmarks/README.md).
@@ -37,10 +39,15 @@ public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
     private let state = LockedBox(State())
 
-    private struct State: Sendable {
-        /// The most recently submitted operation's task, which the next operation waits for; `nil` before the first.
-        /// An existential of a one-word `Task`, stored inline: no allocation.
+    fileprivate struct State: Sendable {
+        /// The most recently submitted operation's task, which the next operation waits for; `nil` before the first,
+        /// and again once that operation has finished (so its result is not kept). An existential of a one-word
+        /// `Task`, stored inline: no allocation.
         var tail: (any CompletionAwaitable)?
+        /// The number of the operation in ``tail``.
+        var tailNumber: UInt64 = 0
+        /// The number the next submitted operation gets.
+        var nextNumber: UInt64 = 1
         /// The task of the operation that is running, for the deadlock check in `perform`.
         var running: TaskIdentity?
     }
@@ -62,11 +69,11 @@ public final class SerialTaskQueue: Sendable {
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
         return state.withLock { state in
-            let previous = state.tail
+            let (previous, number) = state.takeTurn()
             let task = launcher.task(priority: priority) { () async throws -> Success in
                 await previous?.awaitCompletion()
                 self.operationStarts()
-                defer { self.operationEnds() }
+                defer { self.operationEnds(number) }
                 return try await operation.body()
             }
             state.tail = task
@@ -83,11 +90,11 @@ public final class SerialTaskQueue: Sendable {
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
         return state.withLock { state in
-            let previous = state.tail
+            let (previous, number) = state.takeTurn()
             let task = launcher.task(priority: priority) { () async -> Success in
                 await previous?.awaitCompletion()
                 self.operationStarts()
-                defer { self.operationEnds() }
+                defer { self.operationEnds(number) }
                 return await operation.body()
             }
             state.tail = task
@@ -129,9 +136,13 @@ public final class SerialTaskQueue: Sendable {
         state.withLock { $0.running = current }
     }
 
-    /// Forgets the running operation's task (and lets go of the reference the identity holds).
-    private func operationEnds() {
-        state.withLock { $0.running = nil }
+    /// Forgets the running operation's task (and lets go of the reference the identity holds), and the tail too if
+    /// this operation is the last one submitted: nothing waits for it, and its result need not be kept.
+    private func operationEnds(_ number: UInt64) {
+        state.withLock { state in
+            state.running = nil
+            if state.tailNumber == number { state.tail = nil }
+        }
     }
 
     /// Stops the program if the current task is running one of this queue's operations.
@@ -141,6 +152,16 @@ public final class SerialTaskQueue: Sendable {
             "ExecKit: SerialTaskQueue.perform was awaited inside an operation of the same queue, which would wait "
                 + "forever: the new operation starts only after this one finishes. Use enqueue (without awaiting its "
                 + "task), or call the work directly.")
+    }
+}
+
+extension SerialTaskQueue.State {
+    /// The operation to wait for and the number of the one being submitted, which becomes the tail. Lock held.
+    fileprivate mutating func takeTurn() -> (previous: (any CompletionAwaitable)?, number: UInt64) {
+        let number = nextNumber
+        nextNumber &+= 1
+        tailNumber = number
+        return (tail, number)
     }
 }
 

@@ -40,16 +40,17 @@ extension TimerEngine {
     ///   one queue-specific look-up once attached. The main queue, which never has an engine attached, is recognised
     ///   after that look-up fails, so a private queue's timers do not pay for the check.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {
-        let rawQueue = RawQueueIdentity.queuePointer(of: queue)
-        if let rawQueue, let engine = TimerEngineCache.engine(for: rawQueue, serial: serial) { return engine }
+        if let cached = TimerEngineCache.unretainedEngine(for: queue, serial: serial) {
+            return cached.takeUnretainedValue()
+        }
         let engines = serial ? serialQueueEngines : concurrentQueueEngines
         if let engine = engines.object(on: queue) {
-            if let rawQueue { TimerEngineCache.store(engine, for: rawQueue, serial: serial) }
+            TimerEngineCache.store(engine, for: queue, serial: serial)
             return engine
         }
         if serial && queue.isMainQueue { return .main }
         if queue.isGlobalQueue { return nil }
-        return attaching.sync {
+        let engine = attaching.sync {
             if let engine = engines.object(on: queue) { return engine }
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
             // while timers are pending, so the queue is released once it has none.
@@ -59,5 +60,7 @@ extension TimerEngine {
             engines.attach(engine, to: queue)
             return engine
         }
+        TimerEngineCache.store(engine, for: queue, serial: serial)
+        return engine
     }
 }

@@ -2,7 +2,6 @@
 
 import CExecDispatchShims
 import ExecDispatch
-import Synchronization
 
 /// The timers of one Dispatch queue: one `DispatchSourceTimer`, armed for the earliest deadline, in front of a heap of
 /// pending timers.
@@ -25,7 +24,7 @@ import Synchronization
 ///
 /// - Thread-safety: every method may be called from any thread; all state is guarded by `lock`. User code (handlers,
 ///   and whatever releasing a handler runs) never runs with the lock held.
-final class TimerEngine: QueueDetachmentObserving, @unchecked Sendable {
+final class TimerEngine: @unchecked Sendable {
     // Unchecked: every `var` is read and written only with `lock` held. The same lock makes the runtime's exclusivity
     // checks redundant, so they are turned off (`@exclusivity(unchecked)`): they cost about 60 instructions a call.
 
@@ -77,15 +76,6 @@ final class TimerEngine: QueueDetachmentObserving, @unchecked Sendable {
     /// Whether the source is cancelled and dropped when no timer is pending. Private queues need it: the source
     /// retains its queue, and the queue (through its queue-specific value) retains this engine.
     private let releasesSourceWhenIdle: Bool
-
-    /// Set while a private queue is being deallocated, before it releases this engine: ``TimerEngineCache`` then
-    /// stops handing this engine out for that queue's address.
-    private let detachedFromQueue = Atomic<Bool>(false)
-
-    /// Whether this private-queue engine's queue has let go of it (see ``TimerEngineCache``).
-    var isDetachedFromQueue: Bool { detachedFromQueue.load(ordering: .acquiring) }
-
-    func queueDidDetach() { detachedFromQueue.store(true, ordering: .releasing) }
 
     /// How long an idle private-queue engine keeps its source before letting go of it (and so of the queue): a loop
     /// of schedule+cancel on one queue then makes a new source at most this often, never once per timer.
@@ -364,6 +354,11 @@ final class TimerEngine: QueueDetachmentObserving, @unchecked Sendable {
         if readyHead == ready.count {
             // Every job has taken its timer: start over, keeping the storage unless a large burst grew it.
             ready.removeAll(keepingCapacity: ready.capacity <= 1_024)
+            readyHead = 0
+        } else if readyHead >= 64 && readyHead > ready.count / 2 {
+            // Firings keep coming while a backlogged queue runs the jobs: drop the taken half, so the list never
+            // grows with the number of timers fired, only with the number waiting.
+            ready.removeFirst(readyHead)
             readyHead = 0
         }
         lock.unbalancedUnlock()
