@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI's check of the key rows in instructions, which hold still between runs where wall-clock ratios do not: each row's
 # instructions per operation against its peer's, measured in the same run with count.sh, must stay within a ratio.
-# A change that makes a row slower fails with a message naming the row. Prints the table as Markdown.
+# A change that makes a row slower fails with a message naming the row. Prints the table as Markdown. Then the rows
+# whose allocations the harness cannot hold steady, as malloc calls per operation (mallocs.sh).
 #
 # Usage: Benchmarks/InstructionCounts/check.sh      (installs valgrind with apt-get when it is missing)
 #
@@ -79,7 +80,27 @@ for row in "${rows[@]}"; do
     fi
 done
 
+# Allocations that the harness cannot count steadily (libdispatch's own continuation allocations move its
+# process-wide count from run to run), counted as malloc calls under callgrind (mallocs.sh), which repeat.
+# row | operation and context | largest mallocs per operation allowed
+malloc_rows=(
+    "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
+)
+echo
+echo "| row | mallocs per op | limit |"
+echo "|---|---|---|"
+for row in "${malloc_rows[@]}"; do
+    IFS='|' read -r name operation limit <<<"$row"
+    # shellcheck disable=SC2086  # "operation context" splits into the two arguments on purpose
+    count=$(./mallocs.sh $operation)
+    verdict=$(python3 -c "print('ok' if $count <= $limit else 'FAIL')")
+    echo "| $name | $count | <= $limit $verdict |"
+    if [ "$verdict" = FAIL ]; then
+        failures+=("$name: $count mallocs per operation, limit $limit")
+    fi
+done
+
 if [ ${#failures[@]} -gt 0 ]; then
-    for failure in "${failures[@]}"; do echo "error: slower than allowed: $failure" >&2; done
+    for failure in "${failures[@]}"; do echo "error: over the limit: $failure" >&2; done
     exit 1
 fi

@@ -33,20 +33,16 @@ public enum Suite {
 
     /// A configuration where each sample runs `benchmark.scaledIterations` operations, so that the harness reports
     /// per-operation figures (marked `*` in its tables).
-    ///
-    /// - Parameter quickWarmupIterations: warm-up iterations in a quick run (CI's allocation check), for a benchmark
-    ///   whose first samples allocate more than the steady state (libdispatch filling its per-thread caches).
     public static func configuration(
         scalingFactor: BenchmarkScalingFactor = .mega,
         metrics: [BenchmarkMetric] = metrics,
         maxDuration: Duration = .seconds(1),
-        maxIterations: Int = 10_000,
-        quickWarmupIterations: Int = 1
+        maxIterations: Int = 10_000
     ) -> Benchmark.Configuration {
         Benchmark.Configuration(
             metrics: metrics,
             timeUnits: .nanoseconds,
-            warmupIterations: isQuick ? quickWarmupIterations : 3,
+            warmupIterations: isQuick ? 1 : 3,
             scalingFactor: scalingFactor,
             maxDuration: isQuick ? .milliseconds(100) : maxDuration,
             maxIterations: isQuick ? 3 : maxIterations,
