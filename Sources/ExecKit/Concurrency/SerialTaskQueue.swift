@@ -39,7 +39,7 @@ public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
     private let state = LockedBox(State())
 
-    fileprivate struct State: Sendable {
+    private struct State: Sendable {
         /// The most recently submitted operation's task, which the next operation waits for; `nil` before the first,
         /// and again once that operation has finished (so its result is not kept). An existential of a one-word
         /// `Task`, stored inline: no allocation.
@@ -68,16 +68,10 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
-        return state.withLock { state in
-            let (previous, number) = state.takeTurn()
-            let task = launcher.task(priority: priority) { () async throws -> Success in
-                await previous?.awaitCompletion()
-                self.operationStarts()
-                defer { self.operationEnds(number) }
-                return try await operation.body()
+        return submit { previous, number in
+            launcher.task(priority: priority) { () async throws -> Success in
+                try await self.runInTurn(after: previous, number: number, operation.body)
             }
-            state.tail = task
-            return task
         }
     }
 
@@ -89,16 +83,10 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
-        return state.withLock { state in
-            let (previous, number) = state.takeTurn()
-            let task = launcher.task(priority: priority) { () async -> Success in
-                await previous?.awaitCompletion()
-                self.operationStarts()
-                defer { self.operationEnds(number) }
-                return await operation.body()
+        return submit { previous, number in
+            launcher.task(priority: priority) { () async -> Success in
+                await self.runInTurn(after: previous, number: number, operation.body)
             }
-            state.tail = task
-            return task
         }
     }
 
@@ -130,19 +118,41 @@ public final class SerialTaskQueue: Sendable {
         }
     }
 
-    /// Records the current task as the running operation's (operations run one at a time, so one slot is enough).
-    private func operationStarts() {
-        let current = TaskIdentity.current
-        state.withLock { $0.running = current }
+    /// Numbers the operation being submitted, starts its task with `start`, given the task of the operation before it
+    /// (`nil` if that one has finished), and makes the new task the one the next operation waits for. Both `enqueue`
+    /// forms submit through this, under the queue's lock, so operations start in the order of their submissions.
+    private func submit<Started: CompletionAwaitable>(
+        _ start: (_ previous: (any CompletionAwaitable)?, _ number: UInt64) -> Started
+    ) -> Started {
+        state.withLock { state in
+            let number = state.nextNumber
+            state.nextNumber &+= 1
+            let task = start(state.tail, number)
+            state.tail = task
+            state.tailNumber = number
+            return task
+        }
     }
 
-    /// Forgets the running operation's task (and lets go of the reference the identity holds), and the tail too if
-    /// this operation is the last one submitted: nothing waits for it, and its result need not be kept.
-    private func operationEnds(_ number: UInt64) {
-        state.withLock { state in
-            state.running = nil
-            if state.tailNumber == number { state.tail = nil }
+    /// An operation's task: waits for `previous`, then runs `body` with the current task recorded as the running
+    /// operation's (operations run one at a time, so one slot is enough) until it returns or throws. Then it forgets
+    /// that task (and the reference the identity holds), and the tail too if this is the last operation submitted:
+    /// nothing waits for it, and its result need not be kept.
+    private func runInTurn<Success>(
+        after previous: (any CompletionAwaitable)?,
+        number: UInt64,
+        _ body: () async throws -> Success
+    ) async rethrows -> Success {
+        await previous?.awaitCompletion()
+        let current = TaskIdentity.current
+        state.withLock { $0.running = current }
+        defer {
+            state.withLock { state in
+                state.running = nil
+                if state.tailNumber == number { state.tail = nil }
+            }
         }
+        return try await body()
     }
 
     /// Stops the program if the current task is running one of this queue's operations.
@@ -152,16 +162,6 @@ public final class SerialTaskQueue: Sendable {
             "ExecKit: SerialTaskQueue.perform was awaited inside an operation of the same queue, which would wait "
                 + "forever: the new operation starts only after this one finishes. Use enqueue (without awaiting its "
                 + "task), or call the work directly.")
-    }
-}
-
-extension SerialTaskQueue.State {
-    /// The operation to wait for and the number of the one being submitted, which becomes the tail. Lock held.
-    fileprivate mutating func takeTurn() -> (previous: (any CompletionAwaitable)?, number: UInt64) {
-        let number = nextNumber
-        nextNumber &+= 1
-        tailNumber = number
-        return (tail, number)
     }
 }
 
