@@ -11,48 +11,14 @@ import ExecKit
 func registerConcurrencyBenchmarks() {
     let perOperation = Suite.configuration(scalingFactor: .kilo)
 
-    let utility = Exec.utility.taskExecutor
-    Benchmark("Exec.utility.taskExecutor.task", configuration: perOperation) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task(executorPreference: utility) { 1 }.value)
-        }
-    }
-    Benchmark("Exec.utility.taskExecutor.task (baseline: Task on the global executor)", configuration: perOperation) {
-        benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task { 1 }.value)
-        }
-    }
-
+    registerTaskStart("Exec.utility.taskExecutor.task", on: Exec.utility.taskExecutor, configuration: perOperation)
     // A task on a private queue's executor, start to finish (issue #21: the allocations of a task on a context's
     // executor, the task's own included, counted process-wide): the job crosses to the queue's thread, and the
     // awaiting task is resumed on a global worker.
-    let privateQueueExecutor = Exec.asyncQueue().taskExecutor
-    Benchmark("Exec.asyncQueue.taskExecutor.task", configuration: perOperation) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task(executorPreference: privateQueueExecutor) { 1 }.value)
-        }
-    }
-    Benchmark("Exec.asyncQueue.taskExecutor.task (baseline: Task on the global executor)", configuration: perOperation) {
-        benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task { 1 }.value)
-        }
-    }
-
+    registerTaskStart(
+        "Exec.asyncQueue.taskExecutor.task", on: Exec.asyncQueue().taskExecutor, configuration: perOperation)
     // The same at the global executor's own QoS, to tell the cost of the executor from the cost of a utility worker.
-    let defaultExecutor = Exec.default.taskExecutor
-    Benchmark("Exec.default.taskExecutor.task", configuration: perOperation) { benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task(executorPreference: defaultExecutor) { 1 }.value)
-        }
-    }
-    Benchmark("Exec.default.taskExecutor.task (baseline: Task on the global executor)", configuration: perOperation) {
-        benchmark async in
-        for _ in benchmark.scaledIterations {
-            blackHole(await Task { 1 }.value)
-        }
-    }
+    registerTaskStart("Exec.default.taskExecutor.task", on: Exec.default.taskExecutor, configuration: perOperation)
 
     // Actor calls the way a task elsewhere calls an actor: the caller's jobs run on a default-QoS global queue (a task
     // executor preference, so the caller cannot stay on the actor's queue after a call returns), and every call hops
@@ -96,16 +62,18 @@ func registerConcurrencyBenchmarks() {
     }
 }
 
-/// An actor whose executor is given, so the same actor runs on an ExecKit context.
-actor CountingActor {
-    private let executor: UnownedSerialExecutor
-    private(set) var count = 0
-
-    init(executor: UnownedSerialExecutor) { self.executor = executor }
-
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
-
-    func increment() { count += 1 }
+/// A task started on `executor` and awaited, `name`, beside the same task on the global executor as its baseline.
+private func registerTaskStart(_ name: String, on executor: any TaskExecutor, configuration: Benchmark.Configuration) {
+    Benchmark(name, configuration: configuration) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            blackHole(await Task(executorPreference: executor) { 1 }.value)
+        }
+    }
+    Benchmark("\(name) (baseline: Task on the global executor)", configuration: configuration) { benchmark async in
+        for _ in benchmark.scaledIterations {
+            blackHole(await Task { 1 }.value)
+        }
+    }
 }
 
 /// The same actor on Swift's default executor.

@@ -24,11 +24,7 @@ func registerOrderedWorkBenchmarks() {
     Benchmark(
         "SerialTaskQueue.enqueue.runToCompletion (baseline: AsyncStream FIFO queue)", configuration: perOperation
     ) { benchmark async in
-        let cell = Cell()
-        let queue = StreamFIFOQueue()
-        for _ in benchmark.scaledIterations { queue.enqueue { cell.increment() } }
-        await queue.finish()
-        blackHole(cell.value)
+        await runThroughStreamFIFOQueue(benchmark.scaledIterations)
     }
 
     // Ordered starts only: one task per operation on a private serial queue's executor, started in order.
@@ -42,12 +38,17 @@ func registerOrderedWorkBenchmarks() {
     }
     Benchmark("Exec.asyncQueue.task.orderedStart (baseline: AsyncStream FIFO queue)", configuration: perOperation) {
         benchmark async in
-        let cell = Cell()
-        let queue = StreamFIFOQueue()
-        for _ in benchmark.scaledIterations { queue.enqueue { cell.increment() } }
-        await queue.finish()
-        blackHole(cell.value)
+        await runThroughStreamFIFOQueue(benchmark.scaledIterations)
     }
+}
+
+/// The baseline of both rows: one operation per iteration through a new ``StreamFIFOQueue``, waited for to the last.
+private func runThroughStreamFIFOQueue(_ iterations: Range<Int>) async {
+    let cell = Cell()
+    let queue = StreamFIFOQueue()
+    for _ in iterations { queue.enqueue { cell.increment() } }
+    await queue.finish()
+    blackHole(cell.value)
 }
 
 /// A hand-written FIFO queue of async operations: one task awaits each operation of an `AsyncStream` in turn.

@@ -99,18 +99,6 @@ func registerConcurrencyComparisons() {
     }
 }
 
-/// An actor on a given executor: the same actor runs on the private queue or on the event loop.
-actor CountingActor {
-    private let executor: UnownedSerialExecutor
-    private(set) var count = 0
-
-    init(executor: UnownedSerialExecutor) { self.executor = executor }
-
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
-
-    func increment() { count += 1 }
-}
-
 /// The adapter a SwiftNIO user writes to run tasks on an event loop: each job of the task is one `loop.execute`.
 final class LoopTaskExecutor: TaskExecutor {
     let loop: any EventLoop

@@ -29,34 +29,19 @@ func registerTimerComparisons() {
     let insideContext = Exec.asyncQueue()
     Benchmark(insideQueue, configuration: perOperation) { benchmark in
         let iterations = benchmark.scaledIterations
-        insideContext.invokeSync {
-            for _ in iterations {
-                let timer = insideContext.singleTimer(interval: measuredDelay) {}
-                timer.cancel()
-            }
-        }
+        insideContext.invokeSync { scheduleAndCancelTimers(iterations, on: insideContext) }
     }
     Benchmark(
         "\(insideQueue) (baseline: SwiftNIO scheduleTask+cancel inside the loop)", configuration: perOperation
     ) { benchmark in
         let iterations = benchmark.scaledIterations
-        onLoop {
-            for _ in iterations {
-                let task = loop.scheduleTask(in: measuredDelayOnLoop) {}
-                task.cancel()
-            }
-        }
+        onLoop { scheduleAndCancelTasks(iterations) }
     }
     Benchmark(
         "\(insideQueue) (baseline: SwiftNIO scheduleCallback+cancel inside the loop)", configuration: perOperation
     ) { benchmark in
         let iterations = benchmark.scaledIterations
-        onLoop {
-            for _ in iterations {
-                let callback = scheduleCallback(in: measuredDelayOnLoop, handler: EmptyCallback())
-                callback.cancel()
-            }
-        }
+        onLoop { scheduleAndCancelCallbacks(iterations) }
     }
 
     // The same from another thread: the benchmark's thread schedules and cancels; no block of the benchmark runs on
@@ -65,29 +50,20 @@ func registerTimerComparisons() {
     let fromAnotherThread = "Exec.asyncQueue.singleTimer.scheduleCancel from another thread"
     let outsideContext = Exec.asyncQueue()
     Benchmark(fromAnotherThread, configuration: perOperation) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let timer = outsideContext.singleTimer(interval: measuredDelay) {}
-            timer.cancel()
-        }
+        scheduleAndCancelTimers(benchmark.scaledIterations, on: outsideContext)
         outsideContext.invokeSync {}
     }
     Benchmark(
         "\(fromAnotherThread) (baseline: SwiftNIO scheduleTask+cancel from another thread)", configuration: perOperation
     ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let task = loop.scheduleTask(in: measuredDelayOnLoop) {}
-            task.cancel()  // off the loop, this fails the task's promise with a `loop.execute`
-        }
+        scheduleAndCancelTasks(benchmark.scaledIterations)  // off the loop, each cancel fails a promise via `execute`
         onLoop {}
     }
     Benchmark(
         "\(fromAnotherThread) (baseline: SwiftNIO scheduleCallback+cancel from another thread)",
         configuration: perOperation
     ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let callback = scheduleCallback(in: measuredDelayOnLoop, handler: EmptyCallback())
-            callback.cancel()
-        }
+        scheduleAndCancelCallbacks(benchmark.scaledIterations)
         onLoop {}
     }
 
@@ -102,12 +78,7 @@ func registerTimerComparisons() {
             (0..<pendingCount).map { _ in pendingContext.singleTimer(interval: pendingDelay) {} }
         }
         benchmark.startMeasurement()
-        pendingContext.invokeSync {
-            for _ in iterations {
-                let timer = pendingContext.singleTimer(interval: measuredDelay) {}
-                timer.cancel()
-            }
-        }
+        pendingContext.invokeSync { scheduleAndCancelTimers(iterations, on: pendingContext) }
         benchmark.stopMeasurement()
         pendingContext.invokeSync {
             for timer in pending { timer.cancel() }
@@ -122,12 +93,7 @@ func registerTimerComparisons() {
             (0..<pendingCount).map { _ in loop.scheduleTask(in: pendingDelayOnLoop) {} }
         }
         benchmark.startMeasurement()
-        onLoop {
-            for _ in iterations {
-                let task = loop.scheduleTask(in: measuredDelayOnLoop) {}
-                task.cancel()
-            }
-        }
+        onLoop { scheduleAndCancelTasks(iterations) }
         benchmark.stopMeasurement()
         onLoop {
             for task in pending { task.cancel() }
@@ -142,15 +108,35 @@ func registerTimerComparisons() {
             (0..<pendingCount).map { _ in scheduleCallback(in: pendingDelayOnLoop, handler: EmptyCallback()) }
         }
         benchmark.startMeasurement()
-        onLoop {
-            for _ in iterations {
-                let callback = scheduleCallback(in: measuredDelayOnLoop, handler: EmptyCallback())
-                callback.cancel()
-            }
-        }
+        onLoop { scheduleAndCancelCallbacks(iterations) }
         benchmark.stopMeasurement()
         onLoop {
             for callback in pending { callback.cancel() }
         }
+    }
+}
+
+/// The measured work of the rows above: one schedule+cancel of a timer `measuredDelay` ahead per iteration, on
+/// whichever thread calls, here on `context`.
+private func scheduleAndCancelTimers(_ iterations: Range<Int>, on context: Exec) {
+    for _ in iterations {
+        let timer = context.singleTimer(interval: measuredDelay) {}
+        timer.cancel()
+    }
+}
+
+/// `scheduleAndCancelTimers` with SwiftNIO's `scheduleTask` (a promise per timer).
+private func scheduleAndCancelTasks(_ iterations: Range<Int>) {
+    for _ in iterations {
+        let task = loop.scheduleTask(in: measuredDelayOnLoop) {}
+        task.cancel()
+    }
+}
+
+/// `scheduleAndCancelTimers` with SwiftNIO's `scheduleCallback` (a handler value, no promise).
+private func scheduleAndCancelCallbacks(_ iterations: Range<Int>) {
+    for _ in iterations {
+        let callback = scheduleCallback(in: measuredDelayOnLoop, handler: EmptyCallback())
+        callback.cancel()
     }
 }

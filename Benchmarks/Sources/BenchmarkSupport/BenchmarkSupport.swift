@@ -114,3 +114,16 @@ public func trimHeap() {
     if let symbol = dlsym(nil, "malloc_trim") { _ = unsafeBitCast(symbol, to: MallocTrim.self)(0) }
     #endif
 }
+
+/// An actor whose executor is given, so the same actor runs on an ExecKit context or on another library's executor
+/// (a SwiftNIO event loop's, beside it).
+public actor CountingActor {
+    private let executor: UnownedSerialExecutor
+    public private(set) var count = 0
+
+    public init(executor: UnownedSerialExecutor) { self.executor = executor }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
+
+    public func increment() { count += 1 }
+}
