@@ -23,4 +23,6 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_set_entered_queue_record_head,
     (void *)execkit_timer_engine_cache,
     (void *)execkit_set_timer_engine_cache,
+    (void *)execkit_running_job,
+    (void *)execkit_set_running_job,
 };

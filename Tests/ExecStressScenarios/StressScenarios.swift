@@ -4,7 +4,8 @@
 package enum StressScenarios {
     /// All scenarios, in a fixed order.
     package static let all: [StressScenario] =
-        PerformScenarios.all + TaskScenarios.all + CallbackScenarios.all + CompletionAndQueueScenarios.all
+        PerformScenarios.all + TaskScenarios.all + ActorWaitScenarios.all + CallbackScenarios.all
+        + CompletionAndQueueScenarios.all
         + TimerScenarios.all
         + NotificationScenarios.all + CoordinatorScenarios.all + RandomProgramScenarios.all
 

@@ -21,8 +21,9 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(try await retry(attempts: 3, delay: .seconds(3_600), clock: clock) == 3)
         #expect(clock.elapsed == .seconds(10_800))
         #expect(start.duration(to: clock.now) == .seconds(10_800))
-        // Three hours of sleeps: no real hour passed (a loose bound, for loaded machines and TSan).
-        #expect(ContinuousClock.now - realStart < .seconds(30))
+        // Three hours of sleeps: no real hour passed. A loose bound, for loaded machines and TSan: with the whole suite
+        // running in parallel on two cores, this test's own turn on the cooperative pool has taken 21 to 34 s.
+        #expect(ContinuousClock.now - realStart < .seconds(600))
     }
 
     @Test func aDeadlineThatHasPassedDoesNotMoveTimeBack() async throws {

@@ -126,6 +126,7 @@ extern void execkit_dispatch_queue_set_specific(const void *queue, const void *k
 
 #include "EnteredQueueRecord.h"
 #include "TimerEngineCache.h"
+#include "RunningJobRecord.h"
 #include "CallStack.h"
 
 #endif

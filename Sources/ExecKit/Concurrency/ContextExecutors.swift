@@ -10,8 +10,14 @@ package typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Vo
 /// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
 final class ContextTaskExecutor: TaskExecutor {
     private let submit: JobSubmission
+    /// The serial executor whose isolation every job of this executor holds (the main actor's, for a context that runs
+    /// its blocks on the main queue), or `nil`; see ``ExecutorJobs/run(_:on:isolatedTo:)``.
+    private let isolation: UnownedSerialExecutor?
 
-    init(submit: @escaping JobSubmission) { self.submit = submit }
+    init(isolatedTo isolation: UnownedSerialExecutor? = nil, submit: @escaping JobSubmission) {
+        self.isolation = isolation
+        self.submit = submit
+    }
 
     /// A task executor for `context`, which it keeps alive.
     convenience init(context: some ExecutionContext) {
@@ -21,7 +27,7 @@ final class ContextTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
-        submit { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        submit { ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: self.isolation) }
     }
 }
 
@@ -50,7 +56,8 @@ package final class ContextSerialExecutor: SerialExecutor {
 
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        submit { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+        let preference = ExecutorJobs.preference(of: job)
+        submit { ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference) }
     }
 
     package func asUnownedSerialExecutor() -> UnownedSerialExecutor {

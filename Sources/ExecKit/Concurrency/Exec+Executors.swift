@@ -19,6 +19,10 @@ extension Exec {
     ///   `invokeAsync`.
     /// - Priority: a job's own priority is not passed on; it runs at the QoS libdispatch gives the submission (the
     ///   queue's, or on Apple platforms the submitting thread's where a private queue has none).
+    /// - Isolation: on ``main``, ``mainAsync``, ``mainOrdered`` and a `.queue` made from the main queue, every job runs
+    ///   isolated to the main actor (it runs on the main queue), so the task calls `@MainActor` code with no hop. A task
+    ///   that calls an actor on an ExecKit serial context takes its preference with it into the actor's executor; see
+    ///   *Bridging to Swift Concurrency*.
     public var taskExecutor: any TaskExecutor {
         if let replacement = overridden { return replacement.taskExecutor }
         switch self {
@@ -53,6 +57,9 @@ extension Exec {
     ///   `assumeIsolated` succeeds in any block the queue runs, not only in the actor's own jobs.
     /// - ``custom(_:)``: the context's own (serialized contexts made by ``serialized()`` have one).
     ///
+    /// - Task executor preference: a job of a task that prefers an ExecKit context's ``taskExecutor``, and hops in from
+    ///   that executor, runs with that preference (the Swift runtime drops it for custom executors), so tasks that wait
+    ///   for each other through the actor do not hang. A task preferring another `TaskExecutor` runs without it.
     /// - Priority: a job's own priority is not passed on (it runs at the QoS libdispatch gives the submission), because
     ///   `dispatch_async_f` takes none and a block carrying one would cost an allocation per job. A high-priority task
     ///   waiting on the actor does not speed up the queue's jobs either (no priority escalation).

@@ -40,17 +40,22 @@ final class QueueSerialExecutor: SerialExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
+        let preference = ExecutorJobs.preference(of: job)
         guard let rawQueue else {
-            return queue.async { self.run(job) }
+            return queue.async { self.run(job, preferring: preference) }
         }
-        let box = Unmanaged.passRetained(QueuedJob(job: job, executor: self)).toOpaque()
+        let box = Unmanaged.passRetained(QueuedJob(job: job, preference: preference, executor: self)).toOpaque()
         execkit_dispatch_async_f(rawQueue, box, runQueuedJob)
     }
 
     /// Runs `job` on this executor, with the queue recorded as entered; called on the queue. Must not read `queue`,
     /// whose wrapper may be gone (see the type's lifetime note).
-    fileprivate func run(_ job: UnownedJob) {
-        EnteredContexts.entering(key) { job.runSynchronously(on: asUnownedSerialExecutor()) }
+    ///
+    /// - Parameter preference: the task executor the job's task prefers, where ``ExecutorJobs`` knew it at `enqueue`.
+    fileprivate func run(_ job: UnownedJob, preferring preference: UnownedTaskExecutor?) {
+        EnteredContexts.entering(key) {
+            ExecutorJobs.run(job, isolatedTo: asUnownedSerialExecutor(), preferring: preference)
+        }
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -81,10 +86,13 @@ final class QueueSerialExecutor: SerialExecutor {
 /// holds the executor as a queue-specific value) alive until its blocks have run.
 private final class QueuedJob {
     let job: UnownedJob
+    /// The task executor the job's task prefers, where known (see ``ExecutorJobs``).
+    let preference: UnownedTaskExecutor?
     unowned(unsafe) let executor: QueueSerialExecutor
 
-    init(job: UnownedJob, executor: QueueSerialExecutor) {
+    init(job: UnownedJob, preference: UnownedTaskExecutor?, executor: QueueSerialExecutor) {
         self.job = job
+        self.preference = preference
         self.executor = executor
     }
 }
@@ -93,5 +101,5 @@ private final class QueuedJob {
 private func runQueuedJob(_ context: UnsafeMutableRawPointer?) {
     guard let context else { return }
     let queued = Unmanaged<QueuedJob>.fromOpaque(context).takeRetainedValue()
-    queued.executor.run(queued.job)
+    queued.executor.run(queued.job, preferring: queued.preference)
 }

@@ -24,12 +24,16 @@ final class QueueTaskExecutor: TaskExecutor {
     nonisolated(unsafe) private let rawQueue: UnsafeRawPointer?
     /// The queue's key in the entered-queue record, for a private queue; `nil` for the main and global queues.
     private let entryKey: EnteredContexts.Key?
+    /// The main actor's executor when `queue` is the main queue, whose isolation every job here holds; `nil` for
+    /// other queues. See ``ExecutorJobs/run(_:on:isolatedTo:)``.
+    private let isolation: UnownedSerialExecutor?
 
     /// - Parameter recordsEntry: Whether jobs run recorded as inside `queue` (for private queues).
     init(queue: DispatchQueue, recordsEntry: Bool) {
         self.queue = queue
         rawQueue = RawQueueIdentity.queuePointer(of: queue)
         entryKey = recordsEntry ? EnteredContexts.Key(queue) : nil
+        isolation = EnteredContexts.Key(queue) == EnteredContexts.mainQueueKey ? MainActor.sharedUnownedExecutor : nil
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -44,8 +48,10 @@ final class QueueTaskExecutor: TaskExecutor {
 
     /// Runs `job` on this executor, on the queue.
     fileprivate func run(_ job: UnownedJob) {
-        guard let entryKey else { return job.runSynchronously(on: asUnownedTaskExecutor()) }
-        EnteredContexts.entering(entryKey) { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        guard let entryKey else {
+            return ExecutorJobs.run(job, on: asUnownedTaskExecutor(), isolatedTo: isolation)
+        }
+        EnteredContexts.entering(entryKey) { ExecutorJobs.run(job, on: asUnownedTaskExecutor(), isolatedTo: isolation) }
     }
 }
 

@@ -3,7 +3,9 @@
 /// One task executor per shared queue, made once: `Exec.utility.taskExecutor` allocates nothing.
 enum SharedExecutors {
     static let main = QueueTaskExecutor(queue: GlobalQueues.main, recordsEntry: true)
-    static let mainOrdered = ContextTaskExecutor { run in MainOrderedQueue.enqueue(run) }
+    static let mainOrdered = ContextTaskExecutor(isolatedTo: MainActor.sharedUnownedExecutor) { run in
+        MainOrderedQueue.enqueue(run)
+    }
     static let userInteractive = onQueue(GlobalQueues.userInteractive)
     static let userInitiated = onQueue(GlobalQueues.userInitiated)
     static let `default` = onQueue(GlobalQueues.default)

@@ -87,6 +87,11 @@ extension ExecutionContext {
     ///   first job takes its turn in the context's FIFO, and so does a first step that calls an actor whose executor
     ///   is this context's (the shape of an `Uploader` whose `nonisolated func upload(_:)` starts a task that calls
     ///   the actor). After their first suspension, tasks interleave: this orders starts, not completions.
+    /// - Actors: tasks started here that wait for each other through an actor on this context (one waits on a
+    ///   continuation the actor keeps, another resumes it) never hang: the actor's executor runs their jobs with their
+    ///   executor preference, so an `await` on the actor's own isolation inside the actor continues inline. On the
+    ///   main-queue contexts the task's jobs hold the main actor's isolation, so `@MainActor` calls start inline and
+    ///   each call to a `nonisolated` `async` function goes round the main queue.
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,

@@ -21,6 +21,8 @@ final class SimulatedTaskExecutor: TaskExecutor {
         if storage.isClosed {  // the coordinator is gone: nothing would run the job here
             return globalConcurrentExecutor.enqueue(job)
         }
-        storage.scheduleNow(.job, on: queue) { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        storage.scheduleNow(.job, on: queue) {
+            ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
+        }
     }
 }
