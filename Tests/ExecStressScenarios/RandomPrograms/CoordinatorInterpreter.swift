@@ -43,7 +43,11 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             coordinator.advance(by: .milliseconds(1))
         }
         if !run.isSettled || !model.isEmpty {
-            run.fail("work runs inside advance once its deadline is reached", "\(model.count) items never ran")
+            run.fail(
+                "work runs inside advance once its deadline is reached; tasks waiting through an actor on their "
+                    + "context never hang",
+                "\(model.count) scheduled items never ran"
+                    + (run.isSettled ? "" : "; announced work (blocks, or an actor wait's tasks) never finished"))
         }
         run.checkRunCounts()
         kept.removeAll()
@@ -213,6 +217,18 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             }
         case .periodicTimer:
             break  // left out of coordinator programs
+        case .actorWait(let index, let shape, let waiterFirst):
+            // Outside the model: the shape's jobs and its zero-interval timer schedule no program work, and its tasks
+            // must all have finished once the program settles.
+            let launcher = pool[index]
+            let actorContext =
+                launcher.hasSerialExecutor ? launcher.context : coordinator.serialQueue(named: "actor \(nextToken)")
+            run.expect()
+            launcher.context.task {
+                let shape = ActorWaitShape.allCases[shape]
+                await shape.run(on: actorContext, startingTasksOn: launcher.context, waiterFirst: waiterFirst)
+                self.run.done()
+            }
         }
     }
 }

@@ -144,6 +144,15 @@ final class LiveInterpreter: Sendable {
         case .singleTimer(let index, let milliseconds, let fate, let body):
             singleTimer(index, milliseconds, fate, body, frame)
         case .periodicTimer(let index, let ticks, let body): periodicTimer(index, ticks, body)
+        case .actorWait(let index, let shape, let waiterFirst):
+            let launcher = pool[index]
+            let actorContext = launcher.hasSerialExecutor ? launcher.context : Exec.asyncQueue()
+            run.expect()
+            Task.detached {
+                let shape = ActorWaitShape.allCases[shape]
+                await shape.run(on: actorContext, startingTasksOn: launcher.context, waiterFirst: waiterFirst)
+                self.run.done()
+            }
         }
     }
 

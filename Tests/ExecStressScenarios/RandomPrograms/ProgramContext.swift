@@ -43,6 +43,10 @@ struct ProgramContext: Sendable {
         }
     }
 
+    /// Whether an actor can run on it (`unownedSerialExecutor`): every serial kind but a user's context that implements
+    /// only the four requirements.
+    var hasSerialExecutor: Bool { isSerial && kind != .customSerial }
+
     /// Whether ExecKit's record of entered queues (which `invokeSync` carries to the thread that runs its block) tells
     /// that a block is inside this context.
     var isKnownByRecord: Bool {

@@ -33,6 +33,10 @@ struct RandomProgram: Sendable {
         case periodicTimer(Int, ticks: Int, Body)
         /// Asks every context of the pool whether it is current, against what the program knows.
         case probe
+        /// Tasks started in the context wait for each other through an actor (issue #27): the shape
+        /// `ActorWaitShape.allCases[shape]`, its waiter started first when `waiterFirst`. The actor runs on the
+        /// context where it has a serial executor, on a new serial queue otherwise. Every task must finish.
+        case actorWait(Int, shape: Int, waiterFirst: Bool)
     }
 
     struct Body: Sendable {
@@ -48,6 +52,7 @@ struct RandomProgram: Sendable {
     /// The program of `seed` over a pool of `contextCount` contexts; `periodic` false leaves periodic timers out.
     init(seed: UInt64, contextCount: Int, periodic: Bool = true) {
         var generator = Generator(random: SplitMix64(seed: seed ^ 0x5052_4F47_5241_4D), contextCount: contextCount)
+        generator.actorWaits = SplitMix64(seed: seed ^ 0x4143_544F_52)
         generator.periodic = periodic
         self.seed = seed
         root = generator.body(depth: 0)
@@ -59,6 +64,9 @@ struct RandomProgram: Sendable {
         let contextCount: Int
         var periodic = true
         var nextID = 0
+        /// Turns some probes into actor waits. A stream of its own, so that every other choice stays what the seed
+        /// gave before actor waits existed.
+        var actorWaits = SplitMix64(seed: 0)
 
         init(random: SplitMix64, contextCount: Int) {
             self.random = random
@@ -87,7 +95,10 @@ struct RandomProgram: Sendable {
                 let fates: [TimerFate] = [.fires, .fires, .cancelledAtOnce, .released, .cancelledByALaterBlock]
                 return .singleTimer(context, milliseconds: pick(4), fates[pick(fates.count)], body(depth: depth + 1))
             case 16 where periodic: return .periodicTimer(context, ticks: 1 + pick(3), body(depth: depth + 2))
-            default: return .probe
+            default:
+                let choice = Int(actorWaits.next() % 24)
+                if choice < 8 { return .actorWait(context, shape: choice % 4, waiterFirst: choice < 4) }
+                return .probe
             }
         }
     }
