@@ -159,6 +159,53 @@ import Testing
         withExtendedLifetime(queue) {}
     }
 
+    /// Operations isolated to an actor on a simulated queue run in turn, to completion, on that queue, in virtual time:
+    /// the second waits out the first's sleep, and each reads and writes the actor's state with no `await`.
+    @Test func isolatedOperationsRunInTurnOnTheirActorInVirtualTime() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let store = CountingStore(context: coordinator.serialQueue(named: "store"))
+        let queue = SerialTaskQueue(context: coordinator.global)
+        for (name, seconds) in [("a", 2), ("b", 1)] {
+            queue.enqueue(isolatedTo: store) { store in
+                store.count += 1
+                log.append("\(name) starts at \(coordinator.seconds) in \(coordinator.currentQueueName ?? "none")")
+                try? await coordinator.clock.sleep(for: .seconds(seconds))
+                log.append("\(name) ends at \(coordinator.seconds), count \(store.count)")
+            }
+        }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(
+            log.entries == [
+                "a starts at 0.0 in store", "a ends at 2.0, count 1", "b starts at 2.0 in store",
+                "b ends at 3.0, count 2",
+            ])
+    }
+
+    /// `cancelAll()` cancels the running operation and the waiting ones, which still run in turn and see it; an
+    /// operation submitted afterwards is not cancelled.
+    @Test func cancelAllCancelsTheRunningAndWaitingOperationsOnly() {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        for name in ["a", "b", "c"] {
+            queue.enqueue {
+                log.append("\(name) starts, cancelled: \(Task.isCancelled)")
+                try? await coordinator.clock.sleep(for: .seconds(1))
+            }
+        }
+        coordinator.advance(by: .milliseconds(500))  // a is sleeping, b and c wait
+        queue.cancelAll()
+        queue.enqueue { log.append("d starts, cancelled: \(Task.isCancelled)") }
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+        #expect(
+            log.entries == [
+                "a starts, cancelled: false", "b starts, cancelled: true", "c starts, cancelled: true",
+                "d starts, cancelled: false",
+            ])
+        #expect(coordinator.seconds == 0.5, "a's sleep ended at once when cancelled; b and c skipped theirs")
+    }
+
     @Test func theQueueAndItsOperationsAreReleasedWhenDone() {
         let coordinator = TestCoordinator()
         weak var weakQueue: SerialTaskQueue?
@@ -174,6 +221,15 @@ import Testing
         #expect(becomesNil { weakCapture })
         #expect(weakQueue == nil)
     }
+}
+
+/// An actor on a coordinator's context.
+private actor CountingStore {
+    let context: Exec
+    nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
+    var count = 0
+
+    init(context: Exec) { self.context = context }
 }
 
 /// A test's own error.

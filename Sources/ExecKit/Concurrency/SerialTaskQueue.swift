@@ -15,37 +15,40 @@
 ///
 /// A serial context's `task { }` orders only the *starts* of tasks: after its first suspension, the next task runs.
 /// Here an operation starts only once the previous one has returned (or thrown), so operations never interleave at
-/// their suspension points.
+/// their suspension points. An operation can run on an actor, with the actor's state at hand and no hop back to the
+/// context: `enqueue(isolatedTo: store) { store in … }`, or `enqueue(isolatedTo: MainActor.shared) { … }` for
+/// `@MainActor` code.
 ///
-/// - Ordering: operations start in the order of the `enqueue(priority:_:)` (or
-///   `perform(_:)`) calls that submitted them, as a lock orders those calls; each starts after the
-///   previous one has finished. Submissions from one thread or one task are therefore run in the order made.
-/// - Context: each operation runs in a task that `context` starts (`context.task { }`), so its jobs run there: pass a
-///   `TestCoordinator` context and the operations run in virtual time.
+/// - Ordering: operations start in the order of the `enqueue` (or `perform`) calls that submitted them, whatever their
+///   form, as a lock orders those calls; each starts after the previous one has finished. Submissions from one thread
+///   or one task are therefore run in the order made.
+/// - Context: each operation runs in a task that `context` starts (`context.task { }`), so its jobs run there (an
+///   isolated operation's, on its actor): pass a `TestCoordinator` context and the operations run in virtual time.
 /// - Cancellation: cancelling an operation's task does not take it out of the queue. It starts in its turn with its
 ///   task cancelled (check `Task.isCancelled`, or `try Task.checkCancellation()`, at its start to skip the work),
-///   and the operations after it still wait for it to finish.
-/// - Deadlock: an operation that awaits the queue it runs on would wait for itself. `perform(_:)`
-///   from inside an operation of the same queue stops the program with a message saying so. Awaiting the `Task` that
-///   `enqueue(priority:_:)` returned, or calling `perform` from a child task of the operation, is
-///   not detected: it waits forever.
+///   and the operations after it still wait for it to finish. ``cancelAll()`` does that to every unfinished
+///   operation at once.
+/// - Deadlock: an operation that awaits the queue it runs on would wait for itself. `perform` from inside an operation
+///   of the same queue stops the program with a message saying so. Awaiting the `Task` that `enqueue` returned, or
+///   calling `perform` from a child task of the operation, is not detected: it waits forever.
 /// - Thread-safety: submit from any thread or task. The queue calls `context.task { }` under its lock, so a launcher
 ///   of your own must not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
-/// - Release: the queue keeps the last submitted operation's task only until that operation has finished.
-/// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured
-///   against one task draining an `AsyncStream` of operations: 6 allocations per operation against 3, at 0.96 of its
-///   time (`python3 Benchmarks/summary.py -- --filter 'SerialTaskQueue.*'`, 2026-11-26, Benchmarks/README.md).
+/// - Lifetime: releasing the queue cancels and drops nothing. Operations already submitted run on, in order: each keeps
+///   what it needs, not the queue, so the queue itself is released as soon as its last reference goes. An operation's
+///   task is released once it has finished (nothing waits for it then), and so is whatever its operation captured.
+/// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured in
+///   Benchmarks/README.md (ordered work), beside one task draining an `AsyncStream` of operations, which starts no task
+///   per operation.
 public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
+    /// Shared with the operations' tasks, which keep it (not the queue) alive until they have finished.
     private let state = LockedBox(State())
 
     private struct State: Sendable {
-        /// The most recently submitted operation's task, which the next operation waits for; `nil` before the first,
-        /// and again once that operation has finished (so its result is not kept). An existential of a one-word
-        /// `Task`, stored inline: no allocation.
-        var tail: (any CompletionAwaitable)?
-        /// The number of the operation in ``tail``.
-        var tailNumber: UInt64 = 0
+        /// The tasks of the operations submitted and not finished, oldest first: the next submission waits for the
+        /// last; ``SerialTaskQueue/cancelAll()`` cancels them all. Each leaves when its operation has finished, so a
+        /// finished operation's result is not kept.
+        var unfinished = UnfinishedOperations()
         /// The number the next submitted operation gets.
         var nextNumber: UInt64 = 1
         /// The task of the operation that is running, for the deadlock check in `perform`.
@@ -68,9 +71,9 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
-        return submit { previous, number in
+        return submit { state, previous, number in
             launcher.task(priority: priority) { () async throws -> Success in
-                try await self.runInTurn(after: previous, number: number, operation.body)
+                try await Self.runInTurn(state, after: previous, number: number, operation.body)
             }
         }
     }
@@ -83,11 +86,81 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
-        return submit { previous, number in
+        return submit { state, previous, number in
             launcher.task(priority: priority) { () async -> Success in
-                await self.runInTurn(after: previous, number: number, operation.body)
+                await Self.runInTurn(state, after: previous, number: number, operation.body)
             }
         }
+    }
+
+    /// Submits `operation`, to run isolated to `actor` after every operation submitted before it has finished, and
+    /// returns its task:
+    ///
+    /// ```swift
+    /// let saves = SerialTaskQueue()
+    /// saves.enqueue(isolatedTo: store) { store in
+    ///     store.pending += 1                     // the store's state, with no `await`
+    ///     try await store.write(to: disk)        // the next save starts only once this one has returned
+    ///     store.pending -= 1
+    /// }
+    /// ```
+    ///
+    /// The operation's task starts in this queue's context, waits for its turn, then runs on `actor` until the
+    /// operation returns: it does not go back to the context between the wait and the operation, nor after it. Calls
+    /// it makes to `nonisolated` `async` functions run in the context (the task prefers its executor, where the context
+    /// is an ``ExecutionContext``). Other code may use `actor` while the operation is suspended, as with any actor.
+    @discardableResult
+    public func enqueue<IsolatedTo: Actor, Success: Sendable>(
+        isolatedTo actor: IsolatedTo,
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @Sendable (isolated IsolatedTo) async throws -> Success
+    ) -> Task<Success, any Error> {
+        submit { state, previous, number in
+            launcher.task(priority: priority) { () async throws -> Success in
+                try await Self.runInTurn(on: actor, state, after: previous, number: number, operation)
+            }
+        }
+    }
+
+    /// Submits `operation`, which cannot throw, to run isolated to `actor` in its turn; see
+    /// `enqueue(isolatedTo:priority:_:)`.
+    @discardableResult
+    public func enqueue<IsolatedTo: Actor, Success: Sendable>(
+        isolatedTo actor: IsolatedTo,
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @Sendable (isolated IsolatedTo) async -> Success
+    ) -> Task<Success, Never> {
+        submit { state, previous, number in
+            launcher.task(priority: priority) { () async -> Success in
+                await Self.runInTurn(on: actor, state, after: previous, number: number, operation)
+            }
+        }
+    }
+
+    /// Submits `operation`, to run on the main actor after every operation submitted before it has finished, and
+    /// returns its task: `queue.enqueue(isolatedTo: MainActor.shared) { model.title = "Saving" … }`. The form for
+    /// `@MainActor` code, which an operation isolated to the `MainActor` instance cannot call synchronously; see
+    /// `enqueue(isolatedTo:priority:_:)`.
+    @discardableResult
+    public func enqueue<Success: Sendable>(
+        isolatedTo mainActor: MainActor,
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Success
+    ) -> Task<Success, any Error> {
+        enqueue(isolatedTo: mainActor, priority: priority) { (_: isolated MainActor) async throws in
+            try await operation()
+        }
+    }
+
+    /// Submits `operation`, which cannot throw, to run on the main actor in its turn; see
+    /// `enqueue(isolatedTo:priority:_:)`.
+    @discardableResult
+    public func enqueue<Success: Sendable>(
+        isolatedTo mainActor: MainActor,
+        priority: TaskPriority? = nil,
+        _ operation: @escaping @MainActor @Sendable () async -> Success
+    ) -> Task<Success, Never> {
+        enqueue(isolatedTo: mainActor, priority: priority) { (_: isolated MainActor) async in await operation() }
     }
 
     /// Submits `operation` and waits for its value: it runs after every operation submitted before it has finished.
@@ -99,60 +172,145 @@ public final class SerialTaskQueue: Sendable {
         -> Success
     {
         checkNotInsideOwnOperation()
-        let task = enqueue(operation)
-        return try await withTaskCancellationHandler {
+        return try await Self.awaitPassingCancellation(enqueue(operation))
+    }
+
+    /// Submits `operation`, which cannot throw, and waits for its value; see `perform(_:)`.
+    public func perform<Success: Sendable>(_ operation: sending @escaping () async -> Success) async -> Success {
+        checkNotInsideOwnOperation()
+        return await Self.awaitPassingCancellation(enqueue(operation))
+    }
+
+    /// Submits `operation`, to run isolated to `actor` in its turn, and waits for its value; see
+    /// `enqueue(isolatedTo:priority:_:)` and `perform(_:)`.
+    public func perform<IsolatedTo: Actor, Success: Sendable>(
+        isolatedTo actor: IsolatedTo,
+        _ operation: @escaping @Sendable (isolated IsolatedTo) async throws -> Success
+    ) async throws -> Success {
+        checkNotInsideOwnOperation()
+        return try await Self.awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
+    }
+
+    /// Submits `operation`, which cannot throw, to run isolated to `actor` in its turn, and waits for its value; see
+    /// `perform(isolatedTo:_:)`.
+    public func perform<IsolatedTo: Actor, Success: Sendable>(
+        isolatedTo actor: IsolatedTo,
+        _ operation: @escaping @Sendable (isolated IsolatedTo) async -> Success
+    ) async -> Success {
+        checkNotInsideOwnOperation()
+        return await Self.awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
+    }
+
+    /// Submits `operation`, to run on the main actor in its turn, and waits for its value; see
+    /// `enqueue(isolatedTo:priority:_:)`.
+    public func perform<Success: Sendable>(
+        isolatedTo mainActor: MainActor,
+        _ operation: @escaping @MainActor @Sendable () async throws -> Success
+    ) async throws -> Success {
+        checkNotInsideOwnOperation()
+        return try await Self.awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
+    }
+
+    /// Submits `operation`, which cannot throw, to run on the main actor in its turn, and waits for its value; see
+    /// `enqueue(isolatedTo:priority:_:)`.
+    public func perform<Success: Sendable>(
+        isolatedTo mainActor: MainActor,
+        _ operation: @escaping @MainActor @Sendable () async -> Success
+    ) async -> Success {
+        checkNotInsideOwnOperation()
+        return await Self.awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
+    }
+
+    /// Cancels the task of every operation submitted before this call that has not finished: the one running, and
+    /// every one waiting for its turn. Operations that have finished, and operations submitted after this call, are
+    /// left alone.
+    ///
+    /// A cancelled operation that was waiting still starts in its turn, with its task cancelled (see *Cancellation*
+    /// above): the order of the queue stays as it was, and an operation decides what cancelled means for it (`try
+    /// Task.checkCancellation()` at its start skips the work). Awaiting its task gives whatever it returned or threw.
+    ///
+    /// - Cost: one short lock and a copy of the unfinished tasks, then one `cancel()` each.
+    public func cancelAll() {
+        let tasks = state.withLock { $0.unfinished.tasks }
+        for task in tasks { task.cancel() }
+    }
+
+    /// Numbers the operation being submitted, starts its task with `start`, given the queue's shared state and the
+    /// task of the operation before it (`nil` if that one has finished), and records the new task as unfinished. Every
+    /// `enqueue` form submits through this, under the queue's lock, so operations start in the order of their
+    /// submissions.
+    private func submit<Started: QueuedOperationTask>(
+        _ start: (_ state: LockedBox<State>, _ previous: (any QueuedOperationTask)?, _ number: UInt64) -> Started
+    ) -> Started {
+        state.withLock { queue in
+            let number = queue.nextNumber
+            queue.nextNumber &+= 1
+            let task = start(state, queue.unfinished.last, number)
+            queue.unfinished.append(task, number: number)
+            return task
+        }
+    }
+
+    /// An operation's task: waits for `previous`, then runs `body` as the queue's running operation until it returns
+    /// or throws. Static, so that an operation keeps the queue's state alive but not the queue.
+    private static func runInTurn<Success>(
+        _ state: LockedBox<State>,
+        after previous: (any QueuedOperationTask)?,
+        number: UInt64,
+        _ body: () async throws -> Success
+    ) async rethrows -> Success {
+        await previous?.awaitCompletion()
+        begin(state)
+        defer { end(state, number: number) }
+        return try await body()
+    }
+
+    /// `runInTurn` for an operation isolated to `actor`: the wait, the operation and the bookkeeping all run on the
+    /// actor, so the operation's task never goes back to the context once it has started.
+    private static func runInTurn<IsolatedTo: Actor, Success>(
+        on actor: isolated IsolatedTo,
+        _ state: LockedBox<State>,
+        after previous: (any QueuedOperationTask)?,
+        number: UInt64,
+        _ body: (isolated IsolatedTo) async throws -> Success
+    ) async rethrows -> Success {
+        await previous?.awaitCompletion()
+        begin(state)
+        defer { end(state, number: number) }
+        return try await body(actor)
+    }
+
+    /// Records the current task as the running operation's (operations run one at a time, so one slot is enough).
+    private static func begin(_ state: LockedBox<State>) {
+        let current = TaskIdentity.current
+        state.withLock { $0.running = current }
+    }
+
+    /// Forgets the running operation's task (and the reference its identity holds), and the finished operation's task,
+    /// which nothing waits for any more and whose result need not be kept.
+    private static func end(_ state: LockedBox<State>, number: UInt64) {
+        state.withLock { queue in
+            queue.running = nil
+            queue.unfinished.remove(number: number)
+        }
+    }
+
+    /// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile.
+    private static func awaitPassingCancellation<Success>(_ task: Task<Success, any Error>) async throws -> Success {
+        try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
             task.cancel()
         }
     }
 
-    /// Submits `operation`, which cannot throw, and waits for its value; see `perform(_:)`.
-    public func perform<Success: Sendable>(_ operation: sending @escaping () async -> Success) async -> Success {
-        checkNotInsideOwnOperation()
-        let task = enqueue(operation)
-        return await withTaskCancellationHandler {
+    /// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile.
+    private static func awaitPassingCancellation<Success>(_ task: Task<Success, Never>) async -> Success {
+        await withTaskCancellationHandler {
             await task.value
         } onCancel: {
             task.cancel()
         }
-    }
-
-    /// Numbers the operation being submitted, starts its task with `start`, given the task of the operation before it
-    /// (`nil` if that one has finished), and makes the new task the one the next operation waits for. Both `enqueue`
-    /// forms submit through this, under the queue's lock, so operations start in the order of their submissions.
-    private func submit<Started: CompletionAwaitable>(
-        _ start: (_ previous: (any CompletionAwaitable)?, _ number: UInt64) -> Started
-    ) -> Started {
-        state.withLock { state in
-            let number = state.nextNumber
-            state.nextNumber &+= 1
-            let task = start(state.tail, number)
-            state.tail = task
-            state.tailNumber = number
-            return task
-        }
-    }
-
-    /// An operation's task: waits for `previous`, then runs `body` with the current task recorded as the running
-    /// operation's (operations run one at a time, so one slot is enough) until it returns or throws. Then it forgets
-    /// that task (and the reference the identity holds), and the tail too if this is the last operation submitted:
-    /// nothing waits for it, and its result need not be kept.
-    private func runInTurn<Success>(
-        after previous: (any CompletionAwaitable)?,
-        number: UInt64,
-        _ body: () async throws -> Success
-    ) async rethrows -> Success {
-        await previous?.awaitCompletion()
-        let current = TaskIdentity.current
-        state.withLock { $0.running = current }
-        defer {
-            state.withLock { state in
-                state.running = nil
-                if state.tailNumber == number { state.tail = nil }
-            }
-        }
-        return try await body()
     }
 
     /// Stops the program if the current task is running one of this queue's operations.
@@ -165,21 +323,59 @@ public final class SerialTaskQueue: Sendable {
     }
 }
 
-/// A task the next operation waits for, whatever its result type.
-private protocol CompletionAwaitable: Sendable {
+/// The tasks of a queue's unfinished operations, oldest first, each with its operation's number.
+///
+/// Operations finish in the order submitted (each starts only after the one before has finished), so the one that
+/// finishes is the oldest: removing it moves a start index, and the storage is compacted once half of it is behind
+/// that index. No allocation per operation once the storage has grown to the queue's backlog.
+private struct UnfinishedOperations: Sendable {
+    /// Entries before `start` have finished (their task is `nil`, released) and wait for the next compaction.
+    private var entries: [(number: UInt64, task: (any QueuedOperationTask)?)] = []
+    private var start = 0
+
+    /// The most recently submitted unfinished operation's task.
+    var last: (any QueuedOperationTask)? { entries.count > start ? entries[entries.count - 1].task : nil }
+
+    /// Every unfinished operation's task, oldest first.
+    var tasks: [any QueuedOperationTask] { entries[start...].compactMap(\.task) }
+
+    mutating func append(_ task: any QueuedOperationTask, number: UInt64) {
+        entries.append((number, task))
+    }
+
+    /// Removes the operation numbered `number`: the oldest, unless an operation's task never ran its operation.
+    mutating func remove(number: UInt64) {
+        // An index loop rather than a slice's `firstIndex`: a slice would share the storage, and the mutation below
+        // would then copy all of it.
+        var index = start
+        while index < entries.count && entries[index].number != number { index += 1 }
+        guard index < entries.count else { return }
+        if index == start {
+            entries[start].task = nil
+            start += 1
+        } else {
+            entries.remove(at: index)
+        }
+        if start == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start > 16 && start * 2 > entries.count {
+            entries.removeFirst(start)
+            start = 0
+        }
+    }
+}
+
+/// An operation's task, whatever its result type: the next operation waits for it, and `cancelAll` cancels it.
+private protocol QueuedOperationTask: Sendable {
     /// Returns when the task has finished, however it finished.
     func awaitCompletion() async
+    /// Cancels the task.
+    func cancel()
 }
 
-extension Task: CompletionAwaitable {
+extension Task: QueuedOperationTask {
     fileprivate func awaitCompletion() async { _ = await result }
-}
-
-/// An operation on its way into its task. `@unchecked Sendable`: the operation was passed as `sending`, so no other
-/// code holds it, and only the task calls it.
-private struct SentOperation<Body>: @unchecked Sendable {
-    let body: Body
-    init(_ body: Body) { self.body = body }
 }
 
 /// A task's identity, for equality only: its `UnsafeCurrentTask`, kept only while the operation that recorded it runs

@@ -27,6 +27,10 @@
 //   taskStart: a task on the global executor starts N tasks on CONTEXT's task executor, one after another, and awaits
 //              each one's value (CONTEXT: direct, default or utility) | handWrittenTaskStart: the peer, the same tasks
 //              on the smallest hand-written TaskExecutor on the same global queue (one `async` per job)
+//   serialTaskQueue: a task on the global executor submits N operations to a SerialTaskQueue on CONTEXT (direct,
+//              default or utility) and awaits the last | serialTaskQueueIsolated: the same, each operation isolated to
+//              a default actor | streamFIFOQueue: the peer, one task draining an AsyncStream of N operations (no task
+//              per operation; CONTEXT ignored)
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
@@ -304,6 +308,32 @@ extension Duration {
             var total = 0
             for _ in 0..<count { total &+= await Task(executorPreference: executor) { 1 }.value }
             counter.value &+= total
+            finished.signal()
+        }
+        finished.wait()
+    case "serialTaskQueue", "serialTaskQueueIsolated", "streamFIFOQueue":  // N ordered operations (see the usage)
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            switch operation {
+            case "serialTaskQueue":
+                let queue = SerialTaskQueue(context: context)
+                var last: Task<Void, Never>?
+                for _ in 0..<count { last = queue.enqueue { counter.value &+= 1 } }
+                await last?.value
+            case "serialTaskQueueIsolated":
+                let queue = SerialTaskQueue(context: context)
+                let actor = DefaultActor()
+                var last: Task<Void, Never>?
+                for _ in 0..<count { last = queue.enqueue(isolatedTo: actor) { actor in actor.increment() } }
+                await last?.value
+                counter.value &+= await actor.count
+            default:
+                let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
+                let consumer = Task { for await operation in stream { await operation() } }
+                for _ in 0..<count { continuation.yield { counter.value &+= 1 } }
+                continuation.finish()
+                await consumer.value
+            }
             finished.signal()
         }
         finished.wait()
