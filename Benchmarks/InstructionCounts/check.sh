@@ -85,6 +85,8 @@ done
 # row | operation and context | largest mallocs per operation allowed
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
+    "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"
+    "SerialTaskQueue operation on .default (issue #27: task, slab, the operation's closure and the queue's one)|serialTaskQueue default|4.05"
 )
 echo
 echo "| row | mallocs per op | limit |"

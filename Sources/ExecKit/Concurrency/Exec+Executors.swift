@@ -14,9 +14,9 @@ extension Exec {
     ///   access. A `.queue` returns a new executor (one allocation) that keeps the queue alive for as long as a task
     ///   uses it, so `Exec.asyncQueue().task { … }` is safe with no other reference to the context. A ``custom(_:)``
     ///   context answers for itself.
-    /// - Cost per job: on the main, global and `.queue` cases, one allocation (a two-word box handed to
-    ///   `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, one closure allocation plus the context's
-    ///   `invokeAsync`.
+    /// - Cost per job: on the main and global cases, no allocation (`dispatch_async_f` carries the job itself); on the
+    ///   `.queue` cases, one (a two-word box handed to `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, one
+    ///   closure allocation plus the context's `invokeAsync`.
     /// - Priority: a job's own priority is not passed on; it runs at the QoS libdispatch gives the submission (the
     ///   queue's, or on Apple platforms the submitting thread's where a private queue has none).
     /// - Isolation: on ``main``, ``mainAsync``, ``mainOrdered`` and a `.queue` made from the main queue, every job runs

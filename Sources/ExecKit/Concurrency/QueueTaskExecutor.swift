@@ -7,10 +7,11 @@ import ExecDispatch
 /// The `TaskExecutor` of a Dispatch queue: the main queue, a global queue, or a private queue (whose jobs are then
 /// recorded as inside it, so re-entry is judged right inside them).
 ///
-/// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
-///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
-///   find the queue's `dispatch_queue_t`). No allocation would need the job's executor-private words, which Swift 6.3
-///   offers only as experimental SPI.
+/// - Cost: on the main and global queues (``SharedExecutors``), no allocation per job: the job's own address is the
+///   context pointer of `dispatch_async_f`, and a C function per shared executor knows the executor. On a private
+///   queue, one allocation per job, a two-word box that carries the job and its executor (one per `taskExecutor`
+///   access, which a C function cannot name), where a closure handed to `queue.async` would be a closure context and a
+///   block (the fallback when ``RawQueueIdentity`` cannot find the queue's `dispatch_queue_t`).
 /// - Priority: a job's own priority is not passed on: `dispatch_async_f` takes no QoS, and a block carrying one would
 ///   cost an allocation per job. The job runs at the QoS libdispatch gives the submission: a global queue's, a private
 ///   queue's own, or where it has none, on Apple platforms, the submitting thread's. (On Linux, QoS classes choose a
@@ -27,13 +28,21 @@ final class QueueTaskExecutor: TaskExecutor {
     /// The main actor's executor when `queue` is the main queue, whose isolation every job here holds; `nil` for
     /// other queues. See ``ExecutorJobs/run(_:on:isolatedTo:)``.
     private let isolation: UnownedSerialExecutor?
+    /// For an executor that lives as long as the process (``SharedExecutors``): the C function that runs a job handed
+    /// to `dispatch_async_f` as its own context pointer, and knows this executor without being told. Jobs then need no
+    /// box. `nil` for a private queue's executor, which a box carries to its jobs.
+    private let runsJobItself: execkit_dispatch_function_t?
 
-    /// - Parameter recordsEntry: Whether jobs run recorded as inside `queue` (for private queues).
-    init(queue: DispatchQueue, recordsEntry: Bool) {
+    /// - Parameters:
+    ///   - recordsEntry: Whether jobs run recorded as inside `queue` (for private queues).
+    ///   - runsJobItself: For a shared executor only: a C function that runs the job whose address it is given on
+    ///     this executor (through ``runJob(at:)``).
+    init(queue: DispatchQueue, recordsEntry: Bool, runsJobItself: execkit_dispatch_function_t? = nil) {
         self.queue = queue
         rawQueue = RawQueueIdentity.queuePointer(of: queue)
         entryKey = recordsEntry ? EnteredContexts.Key(queue) : nil
         isolation = EnteredContexts.Key(queue) == EnteredContexts.mainQueueKey ? MainActor.sharedUnownedExecutor : nil
+        self.runsJobItself = runsJobItself
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -42,8 +51,19 @@ final class QueueTaskExecutor: TaskExecutor {
         guard let rawQueue else {
             return queue.async { self.run(job) }
         }
+        if let runsJobItself {
+            // The job is a runtime object that stays allocated until it has run: its address is the context.
+            return execkit_dispatch_async_f(rawQueue, unsafeBitCast(job, to: UnsafeMutableRawPointer.self), runsJobItself)
+        }
         let box = Unmanaged.passRetained(QueuedTaskJob(job: job, executor: self)).toOpaque()
         execkit_dispatch_async_f(rawQueue, box, runQueuedTaskJob)
+    }
+
+    /// Runs the job at `address`, handed to `dispatch_async_f` by ``enqueue(_:)`` with no box; for the C functions of
+    /// ``SharedExecutors``.
+    func runJob(at address: UnsafeMutableRawPointer?) {
+        guard let address else { return }
+        run(unsafeBitCast(address, to: UnownedJob.self))
     }
 
     /// Runs `job` on this executor, on the queue.
