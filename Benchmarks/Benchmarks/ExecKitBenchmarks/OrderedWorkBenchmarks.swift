@@ -27,6 +27,27 @@ func registerOrderedWorkBenchmarks() {
         await runThroughStreamFIFOQueue(benchmark.scaledIterations)
     }
 
+    // Operations isolated to an actor (issue #27), on a default actor: each runs on the actor in its turn. The baseline
+    // is the same queue's consumer task calling the actor once per operation.
+    Benchmark("SerialTaskQueue.enqueue.isolatedTo.runToCompletion", configuration: perOperation) { benchmark async in
+        let queue = SerialTaskQueue(context: Exec.default)
+        let actor = TallyActor()
+        var last: Task<Void, Never>?
+        for _ in benchmark.scaledIterations { last = queue.enqueue(isolatedTo: actor) { actor in actor.add() } }
+        await last?.value
+        blackHole(await actor.count)
+    }
+    Benchmark(
+        "SerialTaskQueue.enqueue.isolatedTo.runToCompletion (baseline: AsyncStream FIFO queue calling the actor)",
+        configuration: perOperation
+    ) { benchmark async in
+        let queue = StreamFIFOQueue()
+        let actor = TallyActor()
+        for _ in benchmark.scaledIterations { queue.enqueue { await actor.add() } }
+        await queue.finish()
+        blackHole(await actor.count)
+    }
+
     // Ordered starts only: one task per operation on a private serial queue's executor, started in order.
     Benchmark("Exec.asyncQueue.task.orderedStart", configuration: perOperation) { benchmark async in
         let cell = Cell()
@@ -73,4 +94,10 @@ final class StreamFIFOQueue: Sendable {
         operations.finish()
         await consumer.value
     }
+}
+
+/// A default actor that counts calls: what the isolated operations run on.
+private actor TallyActor {
+    private(set) var count = 0
+    func add() { count &+= 1 }
 }
