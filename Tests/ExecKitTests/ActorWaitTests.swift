@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    /// The way around what ExecKit cannot fix (the main actor's executor is the runtime's): plain tasks, with no
+    /// preference, waiting for each other through main-actor state.
+    @Test func plainTasksWaitingThroughMainActorStateFinish() async {
+        for round in 0..<8 {
+            let finished = await finishes(within: 120) {
+                await ActorWaitShape.runOnMainActorState(waiterFirst: round % 2 == 0, launcher: nil)
+            }
+            #expect(finished, "round \(round): a plain task waiting on main-actor state never finished")
+            if !finished { return }
+        }
+    }
+
     /// The preference travels with a task that hops in from another ExecKit context's executor: tasks on `.utility`
     /// wait for each other through an actor on a private queue.
     @Test(arguments: ActorWaitShape.allCases)

@@ -411,6 +411,18 @@ private func orderedStart<Success: Sendable>(
         #expect(await counter.misses.isEmpty)
     }
 
+    /// A launcher of the user's that ends a task without running its operation: the queue forgets that task (and the
+    /// error it holds) once the next operation starts, instead of listing it for the queue's whole life.
+    @Test func aTaskWhoseLauncherSkippedItsOperationIsForgotten() async {
+        let errors = LockedBox<[WeakError]>([])
+        let queue = SerialTaskQueue(context: SkippingLauncher(errors: errors))
+        queue.enqueue { () async throws in Issue.record("the launcher runs no throwing operation") }
+        await queue.enqueue {}.value
+        #expect(errors.withLock { $0.count } == 1)
+        #expect(becomesNil { errors.withLock { $0.first?.error } })
+        withExtendedLifetime(queue) {}
+    }
+
     @Test func aCancellableLauncherForgetsFinishedTasksAndKeepsNothingAlive() async {
         weak var weakCapture: Token?
         let launcher = CancellableLauncher(Exec.utility)
@@ -563,5 +575,33 @@ private func orderedStart<Success: Sendable>(
         try await Exec.main.task { @MainActor () throws in counter.increment(expecting: 2) }.value
         #expect(await counter.count == 2)
         #expect(await counter.misses.isEmpty)
+    }
+}
+
+/// An error object, to watch for its release.
+private final class SkipError: Error, Sendable {}
+
+/// A weak reference to a ``SkipError``.
+private struct WeakError: @unchecked Sendable {  // unchecked: read and written under the LockedBox that holds it
+    weak var error: SkipError?
+}
+
+/// A launcher of the user's that never runs a throwing operation: its task throws a ``SkipError`` at once (as a
+/// launcher that checks cancellation first does when the task is cancelled), recorded in `errors`.
+private struct SkippingLauncher: TaskLauncher {
+    let errors: LockedBox<[WeakError]>
+
+    func task<Success: Sendable>(
+        priority: TaskPriority?, _ operation: sending @escaping () async throws -> Success
+    ) -> Task<Success, any Error> {
+        let error = SkipError()
+        errors.withLock { $0.append(WeakError(error: error)) }
+        return Task { throw error }
+    }
+
+    func task<Success: Sendable>(
+        priority: TaskPriority?, _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
+        Task(priority: priority, operation: operation)
     }
 }

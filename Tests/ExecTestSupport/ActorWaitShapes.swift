@@ -52,15 +52,24 @@ package enum ActorWaitShape: CaseIterable, CustomStringConvertible, Sendable {
     }
 
     /// `Exec.main.task { … }` calling into main-actor state: the gate shape on a `@MainActor` class.
-    package static func runOnMainActorState(waiterFirst: Bool) async {
+    ///
+    /// - Parameter launcher: what starts the tasks: `Exec.main` unless given; `nil` for plain `Task { }`s.
+    package static func runOnMainActorState(waiterFirst: Bool, launcher: Exec? = .main) async {
         let gate = MainActorGate()
         var tasks: [Task<Void, Never>] = []
+        guard let launcher else {
+            if waiterFirst { tasks.append(Task { await gate.wait() }) }
+            tasks.append(Task { await gate.signal() })
+            if !waiterFirst { tasks.append(Task { await gate.wait() }) }
+            for task in tasks { await task.value }
+            return
+        }
         // `{ @MainActor in await gate.wait() }` would be the closer shape, but Swift 6.3 rejects an `@MainActor`
         // closure that awaits, passed as `task`'s (and `Task(executorPreference:)`'s) nonisolated operation ("pattern
         // that the region-based isolation checker does not understand"). These closures call into the main actor.
-        if waiterFirst { tasks.append(Exec.main.task { await gate.wait() }) }
-        tasks.append(Exec.main.task { await gate.signal() })
-        if !waiterFirst { tasks.append(Exec.main.task { await gate.wait() }) }
+        if waiterFirst { tasks.append(launcher.task { await gate.wait() }) }
+        tasks.append(launcher.task { await gate.signal() })
+        if !waiterFirst { tasks.append(launcher.task { await gate.wait() }) }
         for task in tasks { await task.value }
     }
 

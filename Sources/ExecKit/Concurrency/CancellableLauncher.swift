@@ -16,7 +16,9 @@
 ///   are not affected, and finished tasks are not touched. Cancelling is cooperative: each task sees
 ///   `Task.isCancelled`, and a task that has not started yet starts in its turn, cancelled.
 /// - Release: a task is forgotten (its result is not kept) as soon as its operation has returned or thrown. Releasing
-///   the launcher cancels nothing; its tasks run on.
+///   the launcher cancels nothing; its tasks run on. A wrapped launcher of your own that ends a task without running
+///   its operation (one that checks cancellation first, say) leaves that task listed until this launcher is released;
+///   ExecKit's contexts always run the operation.
 /// - Thread-safety: start and cancel from any thread or task. The wrapped launcher is called under a lock, so it must
 ///   not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
 /// - Cost: per task, one closure allocation around the operation and two short locks, besides the wrapped launcher's

@@ -59,7 +59,9 @@ extension Exec {
     ///
     /// - Task executor preference: a job of a task that prefers an ExecKit context's ``taskExecutor``, and hops in from
     ///   that executor, runs with that preference (the Swift runtime drops it for custom executors), so tasks that wait
-    ///   for each other through the actor do not hang. A task preferring another `TaskExecutor` runs without it.
+    ///   for each other through the actor do not hang. A task preferring another `TaskExecutor` runs without it, and so
+    ///   does every task on the main-queue cases, whose executor is the runtime's main actor's (tasks started with
+    ///   ``main``'s `task` reach it inline instead; see *Bridging to Swift Concurrency*).
     /// - Priority: a job's own priority is not passed on (it runs at the QoS libdispatch gives the submission), because
     ///   `dispatch_async_f` takes none and a block carrying one would cost an allocation per job. A high-priority task
     ///   waiting on the actor does not speed up the queue's jobs either (no priority escalation).

@@ -21,6 +21,13 @@ import CExecDispatchShims
 /// onto the actor by another task, a hop from a task executor that ExecKit did not make) runs with no preference, as
 /// the runtime would run it.
 ///
+/// The record holds the task executor that ran the job, which is the task's preference but for one case: a task that
+/// sets another preference with `withTaskExecutorPreference` and calls an actor before any hop takes the old one into
+/// the actor, which then runs the job as it would have before (with a preference at odds, as the runtime itself does).
+/// The main actor's executor is the runtime's, not ExecKit's, so a task that hops onto the main actor from any
+/// executor but the main queue's runs there without its preference; the main queue's task executors avoid the hop by
+/// running their jobs isolated to the main actor.
+///
 /// - Cost: a thread-local load and a compare per job enqueued on a serial executor; a thread-local load and two stores
 ///   per job run. No allocation.
 package enum ExecutorJobs {

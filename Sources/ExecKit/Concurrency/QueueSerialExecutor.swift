@@ -7,9 +7,9 @@ import ExecDispatch
 /// The `SerialExecutor` of one private `DispatchQueue`: runs each job on the queue, recorded as inside it (so re-entry
 /// is judged right inside the job), and answers isolation checks with the queue's `isCurrent`.
 ///
-/// - Cost: one allocation per job, a two-word box that carries the job through `dispatch_async_f`, where a closure
-///   handed to `queue.async` would be a closure context and a block (the fallback when ``RawQueueIdentity`` cannot
-///   find the `dispatch_queue_t`). Measured in `Benchmarks/README.md` (actor calls).
+/// - Cost: one allocation per job, a small box that carries the job (and its task's preference) through
+///   `dispatch_async_f`, where a closure handed to `queue.async` would be a closure context and a block (the fallback
+///   when ``RawQueueIdentity`` cannot find the `dispatch_queue_t`). Measured in `Benchmarks/README.md` (actor calls).
 /// - Priority: a job's own priority is not passed on (`dispatch_async_f` takes none, and a block carrying one would
 ///   cost an allocation per job): it runs at the QoS libdispatch gives the submission, the queue's own, or where the
 ///   queue has none, on Apple platforms, the submitting thread's.

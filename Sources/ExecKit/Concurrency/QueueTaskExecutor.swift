@@ -53,7 +53,8 @@ final class QueueTaskExecutor: TaskExecutor {
         }
         if let runsJobItself {
             // The job is a runtime object that stays allocated until it has run: its address is the context.
-            return execkit_dispatch_async_f(rawQueue, unsafeBitCast(job, to: UnsafeMutableRawPointer.self), runsJobItself)
+            return execkit_dispatch_async_f(
+                rawQueue, unsafeBitCast(job, to: UnsafeMutableRawPointer.self), runsJobItself)
         }
         let box = Unmanaged.passRetained(QueuedTaskJob(job: job, executor: self)).toOpaque()
         execkit_dispatch_async_f(rawQueue, box, runQueuedTaskJob)

@@ -33,6 +33,8 @@
 ///   calling `perform` from a child task of the operation, is not detected: it waits forever.
 /// - Thread-safety: submit from any thread or task. The queue calls `context.task { }` under its lock, so a launcher
 ///   of your own must not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
+///   It must also run every operation it is given: a task that ends without running its operation (a launcher that
+///   checks cancellation first, say) lets the next operation start at once, without waiting for the one before.
 /// - Lifetime: releasing the queue cancels and drops nothing. Operations already submitted run on, in order: each keeps
 ///   what it needs, not the queue, so the queue itself is released as soon as its last reference goes. An operation's
 ///   task is released once it has finished (nothing waits for it then), and so is whatever its operation captured.
@@ -105,10 +107,15 @@ public final class SerialTaskQueue: Sendable {
     /// }
     /// ```
     ///
-    /// The operation's task starts in this queue's context, waits for its turn, then runs on `actor` until the
-    /// operation returns: it does not go back to the context between the wait and the operation, nor after it. Calls
-    /// it makes to `nonisolated` `async` functions run in the context (the task prefers its executor, where the context
-    /// is an ``ExecutionContext``). Other code may use `actor` while the operation is suspended, as with any actor.
+    /// The operation's task starts in this queue's context and waits there for its turn; then the whole operation runs
+    /// on `actor`, as any code of the actor's does: it leaves the actor only at its own suspension points, where other
+    /// code may use the actor. Its task goes back to the context once the operation has returned. Calls the operation
+    /// makes to `nonisolated` `async` functions run in the context (the task prefers its executor, where the context is
+    /// an ``ExecutionContext``).
+    ///
+    /// - Note: `operation` is `@Sendable`, where the plain forms take a `sending` closure: Swift 6.3 cannot check a
+    ///   `sending` closure with an isolated parameter when the actor is the main actor ("pattern that the region-based
+    ///   isolation checker does not understand"), which would reject `{ main in … }` here.
     @discardableResult
     public func enqueue<IsolatedTo: Actor, Success: Sendable>(
         isolatedTo actor: IsolatedTo,
@@ -260,13 +267,14 @@ public final class SerialTaskQueue: Sendable {
         _ body: () async throws -> Success
     ) async rethrows -> Success {
         await previous?.awaitCompletion()
-        begin(state)
+        begin(state, number: number)
         defer { end(state, number: number) }
         return try await body()
     }
 
-    /// `runInTurn` for an operation isolated to `actor`: the wait, the operation and the bookkeeping all run on the
-    /// actor, so the operation's task never goes back to the context once it has started.
+    /// `runInTurn` for an operation isolated to `actor`: the bookkeeping and the operation run on the actor, with no hop
+    /// between them. (The wait for `previous` resumes in the task's context, `Task.result` being nonisolated, and hops
+    /// here; the task goes back to the context when this returns.)
     private static func runInTurn<IsolatedTo: Actor, Success>(
         on actor: isolated IsolatedTo,
         _ state: LockedBox<State>,
@@ -275,15 +283,20 @@ public final class SerialTaskQueue: Sendable {
         _ body: (isolated IsolatedTo) async throws -> Success
     ) async rethrows -> Success {
         await previous?.awaitCompletion()
-        begin(state)
+        begin(state, number: number)
         defer { end(state, number: number) }
         return try await body(actor)
     }
 
-    /// Records the current task as the running operation's (operations run one at a time, so one slot is enough).
-    private static func begin(_ state: LockedBox<State>) {
+    /// Records the current task as the running operation's (operations run one at a time, so one slot is enough), and
+    /// forgets every operation before it: all have finished, including any whose task ended without running its
+    /// operation (a launcher of your own that skipped it), which would otherwise stay listed.
+    private static func begin(_ state: LockedBox<State>, number: UInt64) {
         let current = TaskIdentity.current
-        state.withLock { $0.running = current }
+        state.withLock { queue in
+            queue.running = current
+            queue.unfinished.removeAll(before: number)
+        }
     }
 
     /// Forgets the running operation's task (and the reference its identity holds), and the finished operation's task,
@@ -291,7 +304,7 @@ public final class SerialTaskQueue: Sendable {
     private static func end(_ state: LockedBox<State>, number: UInt64) {
         state.withLock { queue in
             queue.running = nil
-            queue.unfinished.remove(number: number)
+            queue.unfinished.removeAll(before: number &+ 1)
         }
     }
 
@@ -325,9 +338,9 @@ public final class SerialTaskQueue: Sendable {
 
 /// The tasks of a queue's unfinished operations, oldest first, each with its operation's number.
 ///
-/// Operations finish in the order submitted (each starts only after the one before has finished), so the one that
-/// finishes is the oldest: removing it moves a start index, and the storage is compacted once half of it is behind
-/// that index. No allocation per operation once the storage has grown to the queue's backlog.
+/// Operations finish in the order submitted (each starts only after the one before has finished), so what finishes is
+/// always a prefix: removing it moves a start index, and the storage is compacted once half of it is behind that
+/// index. No allocation per operation once the storage has grown to the queue's backlog.
 private struct UnfinishedOperations: Sendable {
     /// Entries before `start` have finished (their task is `nil`, released) and wait for the next compaction.
     private var entries: [(number: UInt64, task: (any QueuedOperationTask)?)] = []
@@ -343,18 +356,11 @@ private struct UnfinishedOperations: Sendable {
         entries.append((number, task))
     }
 
-    /// Removes the operation numbered `number`: the oldest, unless an operation's task never ran its operation.
-    mutating func remove(number: UInt64) {
-        // An index loop rather than a slice's `firstIndex`: a slice would share the storage, and the mutation below
-        // would then copy all of it.
-        var index = start
-        while index < entries.count && entries[index].number != number { index += 1 }
-        guard index < entries.count else { return }
-        if index == start {
+    /// Removes the operations numbered below `number`, which have all finished.
+    mutating func removeAll(before number: UInt64) {
+        while start < entries.count && entries[start].number < number {
             entries[start].task = nil
             start += 1
-        } else {
-            entries.remove(at: index)
         }
         if start == entries.count {
             entries.removeAll(keepingCapacity: true)

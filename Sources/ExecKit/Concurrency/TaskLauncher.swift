@@ -91,7 +91,9 @@ extension ExecutionContext {
     ///   continuation the actor keeps, another resumes it) never hang: the actor's executor runs their jobs with their
     ///   executor preference, so an `await` on the actor's own isolation inside the actor continues inline. On the
     ///   main-queue contexts the task's jobs hold the main actor's isolation, so `@MainActor` calls start inline and
-    ///   each call to a `nonisolated` `async` function goes round the main queue.
+    ///   each call to a `nonisolated` `async` function goes round the main queue. Tasks of other contexts reach the
+    ///   main actor through the runtime's own executor, without their preference: start tasks that wait through
+    ///   main-actor state here only on a main-queue context.
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
