@@ -1,12 +1,16 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import Dispatch
+
 /// Hands a job to a context: always through its asynchronous path, so a job never runs inside the caller's frame.
 package typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Void) -> Void
 
 /// A `TaskExecutor` that runs each job in a context, through the context's asynchronous path.
 ///
-/// - Cost: one closure allocation per job (it carries the job into the context), besides what the context's
-///   `invokeAsync` costs.
+/// - Dropped jobs: a job the context lets go of without running it (a `TestCoordinator` discarding its work, or gone)
+///   goes to Swift's global executor instead, so that its task still finishes.
+/// - Cost: two allocations per job (a ``DropAwareBlock`` and the closure that carries it into the context), besides
+///   what the context's `invokeAsync` costs.
 /// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
 final class ContextTaskExecutor: TaskExecutor {
     private let submit: JobSubmission
@@ -27,7 +31,12 @@ final class ContextTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
-        submit { ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: self.isolation) }
+        let block = DropAwareBlock {
+            ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: self.isolation)
+        } whenDropped: {
+            globalConcurrentExecutor.enqueue(job)
+        }
+        submit { block.run() }
     }
 }
 
@@ -39,8 +48,14 @@ final class ContextTaskExecutor: TaskExecutor {
 /// simulated queues use it too, with the coordinator's scheduling as `submit`.
 ///
 /// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
+/// - Dropped jobs: a job the context lets go of without running it (a `TestCoordinator` discarding its work, or gone)
+///   runs on a private serial queue of this executor's instead, one at a time with the others dropped, so that its task
+///   still finishes; it is not isolated from work the context runs later.
+/// - Cost: two allocations per job (a ``DropAwareBlock`` and the closure that carries it into the context).
 package final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
+    /// Where dropped jobs run, made when the first one is dropped.
+    private let droppedJobsQueue = LockedBox<DispatchQueue?>(nil)
     private let isCurrent: @Sendable () -> Bool
     /// How the context is named in a failed isolation check.
     private let name: @Sendable () -> String
@@ -57,7 +72,24 @@ package final class ContextSerialExecutor: SerialExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let preference = ExecutorJobs.preference(of: job)
-        submit { ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference) }
+        let block = DropAwareBlock {
+            ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
+        } whenDropped: {
+            self.droppedJobs.async {
+                ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
+            }
+        }
+        submit { block.run() }
+    }
+
+    /// The queue where dropped jobs run.
+    private var droppedJobs: DispatchQueue {
+        droppedJobsQueue.withLock { queue in
+            if let queue { return queue }
+            let made = DispatchQueue(label: "ExecKit.ContextSerialExecutor.droppedJobs")
+            queue = made
+            return made
+        }
     }
 
     package func asUnownedSerialExecutor() -> UnownedSerialExecutor {

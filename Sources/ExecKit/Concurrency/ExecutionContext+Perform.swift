@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import Dispatch
+
 extension ExecutionContext {
     /// Runs `body` in this context, suspending the caller until it has run, and returns its value or throws its error.
     ///
@@ -12,6 +14,9 @@ extension ExecutionContext {
     ///
     /// - Cancellation: `perform` does not react to the awaiting task's cancellation. Once submitted, the block runs, and
     ///   the caller resumes when it has run; check `Task.isCancelled` before calling if the work is optional.
+    /// - Dropped blocks: if the context lets go of the block without running it (a `TestCoordinator` in
+    ///   `discardPendingWork()` or gone, a context of your own that drops blocks), the block runs on a global queue
+    ///   instead, so that the caller still resumes.
     /// - Cost: a continuation and one closure allocation for the hop, plus the context's `invokeAsync`. `body` is not
     ///   escaping, so the caller's closure literal is not allocated.
     public func perform<Return: Sendable, Failure: Error>(
@@ -93,6 +98,14 @@ private final class PendingPerform<Return: Sendable, Failure: Error>: @unchecked
     /// Runs the body, lets go of it, then resumes the caller.
     func run() {
         continuation.resume(returning: takeAndRunBody())
+    }
+
+    /// A context let go of the block without running it (a `TestCoordinator` discarding its work, or gone): the caller
+    /// must still resume, so the body runs on a global queue instead, carried by a new pending perform.
+    deinit {
+        guard let body else { return }
+        let rescued = PendingPerform(body, continuation)
+        DispatchQueue.global().async { rescued.run() }
     }
 
     /// Runs the body and returns its outcome; the body's last reference here dies before this returns.

@@ -68,8 +68,28 @@ final class SerializedContext: ExecutionContext {
         if let drain { submitDrain(drain) }
     }
 
+    /// Submits drain `number` to the wrapped context. If that context lets go of it without running it (a
+    /// `TestCoordinator` discarding its work, or gone), this context forgets that drain and drops what it held, as the
+    /// wrapped context dropped its own work: otherwise it would wait for that drain for good, holding every block.
     private func submitDrain(_ number: UInt64) {
-        wrapped.invokeAsync { self.drain(number) }
+        let drain = DropAwareBlock {
+            self.drain(number)
+        } whenDropped: {
+            self.dropDrain(number)
+        }
+        wrapped.invokeAsync { drain.run() }
+    }
+
+    /// Drain `number` was dropped unrun: unless a waiting caller took its batch over, drop the pending blocks (after
+    /// unlocking, so that what they release may call back in) and go idle, ready for the next block.
+    private func dropDrain(_ number: UInt64) {
+        let dropped = state.withLock { state -> [@Sendable () -> Void] in
+            guard state.phase == .submitted(number) else { return [] }
+            state.phase = .idle
+            defer { state.pending.removeAll() }
+            return state.pending
+        }
+        withExtendedLifetime(dropped) {}
     }
 
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }

@@ -33,6 +33,8 @@ struct CoordinatorState: Sendable {
     private var entered: [SimulatedQueue] = []
     /// Set by `stop()` from inside running work: the run in progress hands out no more work.
     private var stopRequested = false
+    /// Set once the coordinator is gone: nothing will run work again, so ``schedule(_:at:)`` refuses it.
+    private(set) var isClosed = false
 
     // MARK: Scheduling
 
@@ -41,6 +43,7 @@ struct CoordinatorState: Sendable {
     ///
     /// - Complexity: O(log n).
     mutating func schedule(_ work: ScheduledWork, at deadline: UInt64) -> WorkToken {
+        guard !isClosed else { return .none }  // the caller releases the refused work, after unlocking
         let sequence = nextSequence
         nextSequence += 1
         let slot: Int
@@ -70,7 +73,13 @@ struct CoordinatorState: Sendable {
         return work
     }
 
-    /// Empties every slot and returns the work, for a coordinator that is going away.
+    /// Marks the coordinator gone (work scheduled from now on is refused), and empties every slot, returning the work.
+    mutating func close() -> [ScheduledWork] {
+        isClosed = true
+        return removeAll()
+    }
+
+    /// Empties every slot and returns the work.
     mutating func removeAll() -> [ScheduledWork] {
         let all = slots.compactMap(\.work)
         slots = []

@@ -14,17 +14,23 @@ final class CoordinatorStorage: Sendable {
     let recordsCallSites: Bool
     /// How much later than now a queued block or task job is due, in nanoseconds: zero, or a test's per-hop latency.
     let hopLatency: UInt64
-    /// Set once the coordinator is gone: nothing will run this storage's work again, so task and actor jobs go to real
-    /// executors instead (a sleeping task resumed with `CancellationError` must still be able to finish).
-    private let closed = Atomic(false)
-
-    /// Whether the coordinator is gone.
-    var isClosed: Bool { closed.load(ordering: .acquiring) }
-
-    /// Marks the coordinator gone, then discards what is pending.
+    /// Marks the coordinator gone and discards what is pending, in one step: work scheduled afterwards is refused,
+    /// which drops it as a discard does (task and actor jobs then go to real executors, so that their tasks finish; a
+    /// sleep wakes with `CancellationError`).
     func close() {
-        closed.store(true, ordering: .releasing)
-        discardAll()
+        let removed = state.withLock { $0.close() }
+        for work in removed { work.onDiscard?() }
+    }
+
+    /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, after
+    /// unlocking.
+    private func add(_ work: ScheduledWork, at deadline: (CoordinatorState) -> UInt64) -> WorkToken {
+        let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
+            guard !state.isClosed else { return (.none, work) }
+            return (state.schedule(work, at: deadline(state)), nil)
+        }
+        refused?.onDiscard?()
+        return token
     }
 
     init(recordsCallSites: Bool, hopLatency: Duration = .zero) {
@@ -53,7 +59,7 @@ final class CoordinatorStorage: Sendable {
     ) -> WorkToken {
         var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         work.onDiscard = onDiscard
-        return state.withLock { $0.schedule(work, at: deadline) }
+        return add(work) { _ in deadline }
     }
 
     /// Schedules a timer firing `body` in `queue` `interval` from now: once, or every `interval` when `repeats`.
@@ -65,17 +71,21 @@ final class CoordinatorStorage: Sendable {
     ) -> WorkToken {
         let period = interval.saturatingNanoseconds
         let origin = captureOrigin(of: .singleTimer)
-        return state.withLock { state in
+        let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
             guard repeats else {
                 let work = ScheduledWork(queue: queue, kind: .singleTimer, origin: origin, body: body)
-                return state.schedule(work, at: state.now &+ min(period, .max - state.now))
+                if state.isClosed { return (.none, work) }
+                return (state.schedule(work, at: state.now &+ min(period, .max - state.now)), nil)
             }
             let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
             let work = ScheduledWork(
                 queue: queue, kind: .periodicTimer(interval: interval), origin: origin, body: body,
                 repetition: repetition)
-            return state.schedule(work, at: repetition.deadline)
+            if state.isClosed { return (.none, work) }
+            return (state.schedule(work, at: repetition.deadline), nil)
         }
+        withExtendedLifetime(refused) {}  // released after unlocking
+        return token
     }
 
     /// Schedules `body` to run in `queue` now (or a hop's latency from now), after everything already due then.
@@ -87,9 +97,9 @@ final class CoordinatorStorage: Sendable {
     ) -> WorkToken {
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         let latency = hopLatency
-        return state.withLock { state in
+        return add(work) { state in
             let (deadline, overflow) = state.now.addingReportingOverflow(latency)
-            return state.schedule(work, at: overflow ? .max : deadline)
+            return overflow ? .max : deadline
         }
     }
 

@@ -43,4 +43,7 @@ struct WorkToken: Sendable, Equatable {
     let slot: Int
     /// Unique per piece of work: the sequence number it was first scheduled with.
     let id: UInt64
+
+    /// The token of work that was refused (the coordinator is gone): it names nothing, so cancelling it does nothing.
+    static let none = WorkToken(slot: .max, id: .max)
 }

@@ -55,8 +55,8 @@ final class SimulatedContext: CallerDrivenContext {
     static func serialExecutor(for queue: SimulatedQueue, storage: CoordinatorStorage) -> ContextSerialExecutor {
         ContextSerialExecutor(
             submit: { run in
-                // Once the coordinator is gone nothing would run the job here; a real thread still can.
-                if storage.isClosed { return DispatchQueue.global().async(execute: run) }
+                // A job the coordinator drops (discarded, or refused once the coordinator is gone) is released unrun,
+                // and the executor then runs it on a real queue of its own.
                 storage.scheduleNow(.job, on: queue, run)
             },
             isCurrent: { storage.isInside(queue) },

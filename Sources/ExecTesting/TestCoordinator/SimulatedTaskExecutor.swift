@@ -5,7 +5,9 @@ import ExecKit
 /// A `TaskExecutor` whose jobs are pieces of work in a ``TestCoordinator``, due now, in one simulated queue.
 ///
 /// `enqueue` schedules the job at once, on whatever thread resumes the task, so a continuation resumed by work the
-/// coordinator runs lands in the same `runUntilIdle` or `advance` call, with no yielding.
+/// coordinator runs lands in the same `runUntilIdle` or `advance` call, with no yielding. A job the coordinator drops
+/// (``TestCoordinator/discardPendingWork()``, or the coordinator gone) runs on Swift's global executor instead, so that
+/// its task finishes.
 final class SimulatedTaskExecutor: TaskExecutor {
     private let storage: CoordinatorStorage
     private let queue: SimulatedQueue
@@ -18,11 +20,13 @@ final class SimulatedTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
-        if storage.isClosed {  // the coordinator is gone: nothing would run the job here
-            return globalConcurrentExecutor.enqueue(job)
-        }
-        storage.scheduleNow(.job, on: queue) {
+        // Dropped (discarded, or refused by a coordinator that is gone), the job goes to a real executor: its task must
+        // still finish.
+        let block = DropAwareBlock {
             ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
+        } whenDropped: {
+            globalConcurrentExecutor.enqueue(job)
         }
+        storage.scheduleNow(.job, on: queue) { block.run() }
     }
 }

@@ -225,11 +225,17 @@ public final class TestCoordinator: TaskLauncher {
 
     /// Drops everything pending (blocks, timer firings, periodic timers, task jobs, sleeps) without running it, and
     /// releases it at once, so whatever it captured is released too (objects that end their work in `deinit` end it
-    /// now). A task asleep on ``clock`` resumes with `CancellationError` rather than staying suspended for good: for a
-    /// task on the coordinator, that is a new job, which runs at the next `runUntilIdle()` or `advance`. Virtual time
-    /// does not move.
+    /// now). Virtual time does not move.
     ///
-    /// May be called from anywhere, inside running work included; the coordinator's `deinit` does the same.
+    /// No task is left unfinished by it:
+    /// - A task's job dropped runs on Swift's global executor instead, and an actor's on a private serial queue of the
+    ///   actor's executor, one at a time. The task's later jobs come back to the coordinator as new work (they run at
+    ///   the next `runUntilIdle()` or `advance`), or, once the coordinator is gone, run on real threads too.
+    /// - A task asleep on ``clock`` resumes with `CancellationError`: for a task on the coordinator, that is a new job.
+    /// - A `perform` whose block was dropped runs that block on a global queue, so its caller resumes.
+    ///
+    /// May be called from anywhere, inside running work included; the coordinator's `deinit` does the same, and from
+    /// then on the coordinator's contexts drop whatever they are given the same way.
     public func discardPendingWork() {
         storage.discardAll()
     }
