@@ -15,8 +15,9 @@ extension Exec {
     ///   uses it, so `Exec.asyncQueue().task { … }` is safe with no other reference to the context. A ``custom(_:)``
     ///   context answers for itself.
     /// - Cost per job: on the main and global cases, no allocation (`dispatch_async_f` carries the job itself); on the
-    ///   `.queue` cases, one (a two-word box handed to `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, one
-    ///   closure allocation plus the context's `invokeAsync`.
+    ///   `.queue` cases, one (a two-word box handed to `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, two
+    ///   (the job on its way, which still runs if the context drops it, and its closure) plus the context's
+    ///   `invokeAsync`.
     /// - Priority: a job's own priority is not passed on; it runs at the QoS libdispatch gives the submission (the
     ///   queue's, or on Apple platforms the submitting thread's where a private queue has none).
     /// - Isolation: on ``main``, ``mainAsync``, ``mainOrdered`` and a `.queue` made from the main queue, every job runs

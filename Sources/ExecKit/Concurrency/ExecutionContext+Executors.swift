@@ -3,7 +3,7 @@
 extension ExecutionContext {
     /// A new `TaskExecutor` that runs every job through this context's ``invokeAsync(_:)``, keeping the context alive.
     ///
-    /// - Cost: one allocation per access, and one closure allocation per job.
+    /// - Cost: one allocation per access, and two per job (the job on its way, and the closure that carries it).
     /// - Priority: `invokeAsync` takes none, so a job's priority is not passed on.
     public var taskExecutor: any TaskExecutor {
         ContextTaskExecutor(context: self)

@@ -8,7 +8,7 @@ extension TestCoordinator {
     ///   after the work already due, in the same `runUntilIdle` or `advance` call, with no yielding. The task's child
     ///   tasks and `async let`s run here too; a call into an actor runs on the actor's executor instead, outside the
     ///   coordinator's control.
-    /// - Cost: one closure allocation per job, plus a scheduling (O(log n)). The same executor on every access.
+    /// - Cost: two allocations per job, plus a scheduling (O(log n)). The same executor on every access.
     public var taskExecutor: any TaskExecutor { globalExecutor }
 
     /// Starts a task that runs on ``taskExecutor``, so its jobs run inside ``runUntilIdle()`` and ``advance(by:)``;
