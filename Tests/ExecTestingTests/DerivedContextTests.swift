@@ -45,6 +45,43 @@ enum DerivedContext: String, CaseIterable, Sendable {
         withExtendedLifetime(single) {}
     }
 
+    /// Issue #28, item 2: `discardPendingWork()` releases a derived context's timer handlers (and what they captured)
+    /// as it does the coordinator's own, though the test still holds the lifetimes.
+    @Test(arguments: DerivedContext.allCases) func discardingReleasesTimerHandlers(_ derived: DerivedContext) {
+        let coordinator = TestCoordinator()
+        let context = derived.make(coordinator)
+        weak var periodicCapture: Token?
+        weak var singleCapture: Token?
+        var lifetimes: [any Lifetime] = []
+        do {
+            let periodic = Token()
+            let single = Token()
+            periodicCapture = periodic
+            singleCapture = single
+            lifetimes.append(context.periodicTimer(interval: .seconds(1)) { withExtendedLifetime(periodic) {} })
+            lifetimes.append(context.singleTimer(interval: .seconds(5)) { withExtendedLifetime(single) {} })
+        }
+        coordinator.advance(by: .seconds(2))
+        coordinator.discardPendingWork()
+        #expect(periodicCapture == nil, "\(derived): a periodic handler outlived discardPendingWork()")
+        #expect(singleCapture == nil, "\(derived): a pending one-shot handler outlived discardPendingWork()")
+        withExtendedLifetime(lifetimes) {}
+    }
+
+    /// Issue #28, item 3: with a hop latency, a derived context's timers still fire at their deadlines: the hop from
+    /// the wrapped context's timer into the derived context takes no virtual time.
+    @Test(arguments: DerivedContext.allCases) func timersKeepTheirDeadlinesWithAHopLatency(_ derived: DerivedContext) {
+        let coordinator = TestCoordinator(hopLatency: .nanoseconds(1))
+        let context = derived.make(coordinator)
+        let fired = Shared<[Duration]>([])
+        let single = context.singleTimer(interval: .seconds(1)) { fired.update { $0.append(coordinator.elapsed) } }
+        let periodic = context.periodicTimer(interval: .seconds(2)) { fired.update { $0.append(coordinator.elapsed) } }
+        coordinator.advance(by: .seconds(5))
+        periodic.cancel()
+        #expect(fired.value == [.seconds(1), .seconds(2), .seconds(4)], "\(derived)")
+        withExtendedLifetime(single) {}
+    }
+
     @Test(arguments: DerivedContext.allCases) func asynchronousWorkAndTasksRunInsideTheCoordinator(
         _ derived: DerivedContext
     ) async throws {

@@ -10,4 +10,9 @@ package protocol CallerDrivenContext: ExecutionContext {
     /// Runs `body` now, on the calling thread, in this context alone, as the context's own thread would: outside
     /// whatever contexts the caller is in (which count as held by a waiting caller meanwhile).
     func runIsolated(_ body: () -> Void)
+
+    /// Queues `execute` as ``ExecutionContext/invokeAsync(_:)`` does, but due now even where each hop takes virtual
+    /// time: for a hop ExecKit makes on the caller's behalf inside work that is already running (a timer firing
+    /// carried into a derived context), which must not move that work off its time.
+    func invokeAsyncWithoutHopLatency(_ execute: @escaping @Sendable () -> Void)
 }

@@ -68,16 +68,34 @@ final class SerializedContext: ExecutionContext {
         if let drain { submitDrain(drain) }
     }
 
+    /// Queues a timer firing that the wrapped context's own timer delivers, as ``invoke(_:)`` queues a block, except
+    /// that on a `TestCoordinator` the drain it may need is due at once, without the coordinator's hop latency: that
+    /// hop is ExecKit's, not the caller's, and must not move the firing off its deadline.
+    private func deliverFiring(_ firing: @escaping @Sendable () -> Void) {
+        let drain = state.withLock { state -> UInt64? in
+            state.pending.append(firing)
+            guard state.phase == .idle else { return nil }
+            return state.finishBatch()
+        }
+        if let drain { submitDrain(drain, withoutHopLatency: true) }
+    }
+
     /// Submits drain `number` to the wrapped context. If that context lets go of it without running it (a
     /// `TestCoordinator` discarding its work, or gone), this context forgets that drain and drops what it held, as the
     /// wrapped context dropped its own work: otherwise it would wait for that drain for good, holding every block.
-    private func submitDrain(_ number: UInt64) {
+    ///
+    /// - Parameter withoutHopLatency: on a caller-driven wrapped context, due at once rather than after its hop latency.
+    private func submitDrain(_ number: UInt64, withoutHopLatency: Bool = false) {
         let drain = DropAwareBlock {
             self.drain(number)
         } whenDropped: {
             self.dropDrain(number)
         }
-        wrapped.invokeAsync { drain.run() }
+        if withoutHopLatency, let driver = wrapped as? any CallerDrivenContext {
+            driver.invokeAsyncWithoutHopLatency { drain.run() }
+        } else {
+            wrapped.invokeAsync { drain.run() }
+        }
     }
 
     /// Drain `number` was dropped unrun: unless a waiting caller took its batch over, drop the pending blocks (after
@@ -102,7 +120,9 @@ final class SerializedContext: ExecutionContext {
 
     /// The wrapped context's timer, each firing joining this context's FIFO (so handlers run one at a time).
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
-        forwardedTimer(into: self, from: wrapped, interval: interval, leeway: leeway, repeats: false, handler: handler)
+        forwardedTimer(
+            into: self, delivering: { [self] in deliverFiring($0) }, from: wrapped, interval: interval, leeway: leeway,
+            repeats: false, handler: handler)
     }
 
     /// The wrapped context's periodic timer, each firing joining this context's FIFO; a tick that finds the previous
@@ -112,7 +132,8 @@ final class SerializedContext: ExecutionContext {
     {
         requirePositivePeriod(interval, "periodicTimer(interval:leeway:handler:)")
         return forwardedTimer(
-            into: self, from: wrapped, interval: interval, leeway: leeway, repeats: true, handler: handler)
+            into: self, delivering: { [self] in deliverFiring($0) }, from: wrapped, interval: interval, leeway: leeway,
+            repeats: true, handler: handler)
     }
 
     /// Runs `execute` in this context and waits for it. Inside the context, it runs inline. When nothing is pending

@@ -12,24 +12,39 @@ import Synchronization
 ///
 /// The handler is checked, inside the context, right before it runs: once `cancel()` has emptied the slot, a firing
 /// already on its way does nothing.
+///
+/// Whoever fires it (the trigger: a Dispatch timer, or the timer of the context a derived context wraps) holds it. Once
+/// the trigger lets go of it (cancelled, fired once, or dropped unrun by its context: a `TestCoordinator` discarding its
+/// work), nothing can fire it again, so it releases the handler then, even while the timer's `Lifetime` is still held.
 final class ContextTimerFiring: Sendable {
-    private let context: any ExecutionContext
+    private let deliver: @Sendable (_ firing: @escaping @Sendable () -> Void) -> Void
     private let handler: HandlerSlot<@Sendable () -> Void>
     private let repeats: Bool
     /// A firing has been handed to the context and has not finished yet (for a one-shot: has not started yet).
     private let isQueued = Atomic(false)
 
-    init(context: any ExecutionContext, handler: HandlerSlot<@Sendable () -> Void>, repeats: Bool) {
-        self.context = context
+    /// A firing that `invoke`s each tick into `context`.
+    convenience init(context: any ExecutionContext, handler: HandlerSlot<@Sendable () -> Void>, repeats: Bool) {
+        self.init(delivering: { context.invoke($0) }, handler: handler, repeats: repeats)
+    }
+
+    /// A firing that hands each tick to `deliver`, which runs it in the context (a derived context's own way in).
+    init(
+        delivering deliver: @escaping @Sendable (_ firing: @escaping @Sendable () -> Void) -> Void,
+        handler: HandlerSlot<@Sendable () -> Void>, repeats: Bool
+    ) {
+        self.deliver = deliver
         self.handler = handler
         self.repeats = repeats
     }
 
-    /// Called by the Dispatch timer on a global queue.
+    deinit { handler.clear() }
+
+    /// Called by the trigger.
     func fire() {
         if handler.isCleared { return }
         guard !isQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }  // one is still waiting
-        context.invoke { self.runInContext() }
+        deliver { self.runInContext() }
     }
 
     private func runInContext() {

@@ -7,9 +7,14 @@
 /// - Cancellation: the lifetime empties the handler's slot before it cancels the wrapped timer, so a firing already on
 ///   its way into the derived context does nothing, and on a serial derived context no handler starts after `cancel()`
 ///   returned inside it.
+/// - Release: the handler is released when the lifetime ends, and also when the wrapped context's timer lets go of its
+///   firing without a way to fire again (a `TestCoordinator` discarding its work drops it).
+/// - Deadlines: `deliver` (``SerializedContext``'s) queues a firing as `invoke` would, but the hop it may need into the
+///   wrapped context takes no virtual time on a `TestCoordinator` with a hop latency: a firing keeps its deadline.
 /// - Cost: the wrapped context's timer, plus a handler slot and the firing object.
 func forwardedTimer(
     into context: some ExecutionContext,
+    delivering deliver: (@Sendable (_ firing: @escaping @Sendable () -> Void) -> Void)? = nil,
     from wrapped: any ExecutionContext,
     interval: Duration,
     leeway: Duration,
@@ -17,7 +22,7 @@ func forwardedTimer(
     handler: @escaping @Sendable () -> Void
 ) -> any Lifetime {
     let slot = HandlerSlot(handler)
-    let firing = ContextTimerFiring(context: context, handler: slot, repeats: repeats)
+    let firing = ContextTimerFiring(delivering: deliver ?? { context.invoke($0) }, handler: slot, repeats: repeats)
     let trigger =
         repeats
         ? wrapped.periodicTimer(interval: interval, leeway: leeway) { firing.fire() }

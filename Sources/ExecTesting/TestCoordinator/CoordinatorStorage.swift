@@ -88,15 +88,17 @@ final class CoordinatorStorage: Sendable {
         return token
     }
 
-    /// Schedules `body` to run in `queue` now (or a hop's latency from now), after everything already due then.
+    /// Schedules `body` to run in `queue` now (or a hop's latency from now, unless `withoutHopLatency`), after
+    /// everything already due then.
     @discardableResult
     func scheduleNow(
         _ kind: PendingWork.Kind,
         on queue: SimulatedQueue?,
+        withoutHopLatency: Bool = false,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
-        let latency = hopLatency
+        let latency = withoutHopLatency ? 0 : hopLatency
         return add(work) { state in
             let (deadline, overflow) = state.now.addingReportingOverflow(latency)
             return overflow ? .max : deadline

@@ -145,6 +145,10 @@ final class SimulatedContext: CallerDrivenContext {
         storage.runIsolated(in: queue, body)
     }
 
+    func invokeAsyncWithoutHopLatency(_ execute: @escaping @Sendable () -> Void) {
+        storage.scheduleNow(.block, on: queue, withoutHopLatency: true, execute)
+    }
+
     var unownedSerialExecutor: UnownedSerialExecutor {
         guard let serialExecutor else {
             fatalError(
