@@ -25,4 +25,6 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_set_timer_engine_cache,
     (void *)execkit_running_job,
     (void *)execkit_set_running_job,
+    (void *)execkit_submitting_block,
+    (void *)execkit_set_submitting_block,
 };

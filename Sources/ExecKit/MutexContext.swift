@@ -22,6 +22,11 @@ public final class MutexContext: ExecutionContext {
     /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted; `nil` when a
     /// wrapped context's `invokeAsync` takes them.
     private let asyncQueue: DispatchQueue?
+    /// Where the executors' jobs go, to run under the lock: `asyncQueue`, or for a wrapped context that may run blocks
+    /// at once (an immediate context of the user's), a queue of their own, since a job must neither run nor wait for
+    /// the lock inside the runtime's `enqueue`. `nil` for a wrapped `TestCoordinator` context, whose `invokeAsync`
+    /// only queues, in virtual time.
+    private let jobQueue: DispatchQueue?
     private let serialExecutor = OwnedSerialExecutor()
 
     /// Creates a context that runs blocks on the calling thread under a new mutex.
@@ -32,8 +37,13 @@ public final class MutexContext: ExecutionContext {
 
     private init(wrapped: (any ExecutionContext)?) {
         self.wrapped = wrapped
-        asyncQueue =
+        let asyncQueue =
             wrapped == nil ? DispatchQueue(label: "ExecKit.MutexContext.async", target: GlobalQueues.default) : nil
+        self.asyncQueue = asyncQueue
+        jobQueue =
+            asyncQueue
+            ?? (wrapped is any CallerDrivenContext
+                ? nil : DispatchQueue(label: "ExecKit.MutexContext.jobs", target: GlobalQueues.default))
     }
 
     /// Whose clock and timers this context uses: the wrapped context's, or `Exec.direct`'s.
@@ -48,15 +58,32 @@ public final class MutexContext: ExecutionContext {
         owner.load(ordering: .relaxed) == ThreadIdentity.current
     }
 
-    /// A serial executor whose jobs run under this context's lock, queued through ``invokeAsync(_:)`` (never inline),
-    /// so an actor can run on it. Made on first use and kept for the context's whole life.
+    /// A serial executor whose jobs run under this context's lock, queued (never inline, and never waiting for the lock
+    /// in the caller's frame), so an actor can run on it. Made on first use and kept for the context's whole life.
     public var unownedSerialExecutor: UnownedSerialExecutor {
         serialExecutor.get {
             ContextSerialExecutor(
-                submit: { [unowned self] run in invokeAsync(run) },
+                submit: { [unowned self] run in submitJob(run) },
                 isCurrent: { [unowned self] in isCurrent },
                 name: { "a MutexContext" }
             )
+        }
+    }
+
+    /// A new `TaskExecutor` whose jobs run under this context's lock, queued as the serial executor's are.
+    ///
+    /// - Cost: one allocation per access, and two per job.
+    public var taskExecutor: any TaskExecutor {
+        ContextTaskExecutor { [self] run in submitJob(run) }
+    }
+
+    /// Queues a job to run under the lock, without running it or waiting for the lock here: on ``jobQueue``, or through
+    /// a wrapped `TestCoordinator` context's `invokeAsync`.
+    private func submitJob(_ run: @escaping @Sendable () -> Void) {
+        if let jobQueue {
+            jobQueue.async { self.invokeSync(run) }
+        } else {
+            invokeAsync(run)
         }
     }
 

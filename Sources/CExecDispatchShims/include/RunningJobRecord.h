@@ -20,4 +20,18 @@ static inline void execkit_set_running_job(void *record) {
     execkit_running_job_record = record;
 }
 
+/// The block an ExecKit executor is handing to a context on this thread (ExecKit's `DropAwareBlock`), or null: a block
+/// that finds itself here was run inside the hand-over, which an executor's `enqueue` must not allow.
+extern _Thread_local void *execkit_submitting_block_record;
+
+/// The block being handed to a context on this thread, or null.
+static inline void *execkit_submitting_block(void) {
+    return execkit_submitting_block_record;
+}
+
+/// Makes `block` the block being handed over on this thread (null for none).
+static inline void execkit_set_submitting_block(void *block) {
+    execkit_submitting_block_record = block;
+}
+
 #endif

@@ -14,18 +14,26 @@ package typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Vo
 /// - Priority: the context's `invokeAsync` takes none, so a job's priority is not passed on.
 final class ContextTaskExecutor: TaskExecutor {
     private let submit: JobSubmission
+    /// Runs a block in the context and waits for it, from a thread of its own: for a job that the context's
+    /// asynchronous path would have run inside `enqueue` (an immediate context, a mutex around one); `nil` where that
+    /// path never runs a block at once.
+    private let submitWaiting: JobSubmission?
     /// The serial executor whose isolation every job of this executor holds (the main actor's, for a context that runs
     /// its blocks on the main queue), or `nil`; see ``ExecutorJobs/run(_:on:isolatedTo:)``.
     private let isolation: UnownedSerialExecutor?
 
-    init(isolatedTo isolation: UnownedSerialExecutor? = nil, submit: @escaping JobSubmission) {
+    init(
+        isolatedTo isolation: UnownedSerialExecutor? = nil, submitWaiting: JobSubmission? = nil,
+        submit: @escaping JobSubmission
+    ) {
         self.isolation = isolation
+        self.submitWaiting = submitWaiting
         self.submit = submit
     }
 
     /// A task executor for `context`, which it keeps alive.
     convenience init(context: some ExecutionContext) {
-        self.init { run in context.invokeAsync(run) }
+        self.init(submitWaiting: { run in context.invokeAndWait(run) }) { run in context.invokeAsync(run) }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -36,7 +44,13 @@ final class ContextTaskExecutor: TaskExecutor {
         } whenDropped: {
             globalConcurrentExecutor.enqueue(job)
         }
-        submit { block.run() }
+        // Never inside `enqueue`: a context that would run the job at once gets it from a global thread instead.
+        block.submit(through: submit) { block in
+            let submitWaiting = self.submitWaiting
+            DispatchQueue.global().async {
+                if let submitWaiting { submitWaiting { block.run() } } else { block.run() }
+            }
+        }
     }
 }
 
@@ -60,11 +74,17 @@ package final class ContextSerialExecutor: SerialExecutor {
     /// How the context is named in a failed isolation check.
     private let name: @Sendable () -> String
 
+    /// Runs a block in the context and waits for it, from a thread of its own: for a job that the context's
+    /// asynchronous path would have run inside `enqueue` (a mutex around an immediate context); `nil` where that path
+    /// never runs a block at once.
+    private let submitWaiting: JobSubmission?
+
     package init(
-        submit: @escaping JobSubmission, isCurrent: @escaping @Sendable () -> Bool,
-        name: @escaping @Sendable () -> String
+        submit: @escaping JobSubmission, submitWaiting: JobSubmission? = nil,
+        isCurrent: @escaping @Sendable () -> Bool, name: @escaping @Sendable () -> String
     ) {
         self.submit = submit
+        self.submitWaiting = submitWaiting
         self.isCurrent = isCurrent
         self.name = name
     }
@@ -75,18 +95,25 @@ package final class ContextSerialExecutor: SerialExecutor {
         let block = DropAwareBlock {
             ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
         } whenDropped: {
-            self.droppedJobs.async {
+            self.elsewhere.async {
                 ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
             }
         }
-        submit { block.run() }
+        // Never inside `enqueue`: a context that would run the job at once gets it from this executor's own serial
+        // queue instead (in order, one at a time), through its waiting path.
+        block.submit(through: submit) { block in
+            let submitWaiting = self.submitWaiting
+            self.elsewhere.async {
+                if let submitWaiting { submitWaiting { block.run() } } else { block.run() }
+            }
+        }
     }
 
-    /// The queue where dropped jobs run.
-    private var droppedJobs: DispatchQueue {
+    /// The queue where jobs that the context dropped, or would have run inside `enqueue`, run instead.
+    private var elsewhere: DispatchQueue {
         droppedJobsQueue.withLock { queue in
             if let queue { return queue }
-            let made = DispatchQueue(label: "ExecKit.ContextSerialExecutor.droppedJobs")
+            let made = DispatchQueue(label: "ExecKit.ContextSerialExecutor.elsewhere")
             queue = made
             return made
         }
