@@ -15,7 +15,6 @@ let asynchronous = Exec.main.type.isAsyncInCurrentContext
 let always = Exec.main.type.isImmediateAlways
 let potentially = Exec.main.type.isPotentiallyAsync
 let nonReentrant = Exec.main.type.isNonReentrant
-let reentrant = Exec.utility.isReentrant
 let concurrent = Exec.utility.isConcurrent
 let serial = Exec.utility.isSerial
 let contextImmediate = Exec.utility.isImmediateInCurrentContext

@@ -30,10 +30,6 @@ extension ExecutionContext {
     @available(*, unavailable, message: "use type.isImmediate")
     public var isImmediateInCurrentContext: Bool { type.isImmediate }
 
-    /// CwlUtils' shortcut for `type.isReentrant`.
-    @available(*, unavailable, message: "use type.isReentrant")
-    public var isReentrant: Bool { type.isReentrant }
-
     /// CwlUtils' shortcut for `type.isConcurrent`.
     @available(*, unavailable, message: "use type.isConcurrent")
     public var isConcurrent: Bool { type.isConcurrent }

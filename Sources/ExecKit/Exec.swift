@@ -126,6 +126,19 @@ public enum Exec: ExecutionContext {
         }
     }
 
+    /// Whether a block running in this context may call ``invokeSync(_:)`` into it again without deadlocking (CwlUtils'
+    /// meaning): `true` everywhere but a `.mutex` queue (``syncQueue(label:qos:)``), whose re-entry ExecKit stops with a
+    /// message. The main-queue cases and serial `.queue`s run a nested `invokeSync` inline; ``custom(_:)`` asks its
+    /// context.
+    public var isReentrant: Bool {
+        switch self {
+        case .direct, .interactive, .user, .default, .utility, .background: return true
+        case .main, .mainAsync, .mainOrdered: return overridden?.isReentrant ?? true
+        case .custom(let context): return context.isReentrant
+        case .queue(_, let type): return type != .mutex
+        }
+    }
+
     /// Whether the caller is running in this context now.
     ///
     /// - ``direct``: always `true` (its blocks run wherever the caller is).

@@ -20,6 +20,9 @@ extension ExecutionContext {
     /// answer `false`. Implement it when your context can tell (a queue you own, a thread you own, a lock you hold).
     public var isCurrent: Bool { false }
 
+    /// `type.isReentrant`: the answer that is safe for every context of this type.
+    public var isReentrant: Bool { type.isReentrant }
+
     /// The current time: `DispatchTime.now()`.
     public func timestamp() -> DispatchTime {
         DispatchTime.now()

@@ -20,6 +20,15 @@ public protocol ExecutionContext: TaskLauncher {
     /// a false positive breaks mutual exclusion, while a false negative only costs a hop.
     var isCurrent: Bool { get }
 
+    /// Whether code running in this context may call ``invokeSync(_:)`` (or `invoke`) into it again and be sure not to
+    /// deadlock: CwlUtils' meaning, answered for this context rather than for its ``type``.
+    ///
+    /// The default implementation answers `type.isReentrant`, the answer that is safe for every context of the type.
+    /// ExecKit's own contexts answer what they do: its serial asynchronous contexts (`Exec.mainAsync`,
+    /// `Exec.asyncQueue()`, `serialized()` contexts) run a nested `invokeSync` inline, so they answer `true`, where the
+    /// type `.serialAsync` answers `false`; a mutex queue (`Exec.syncQueue()`) answers `false`.
+    var isReentrant: Bool { get }
+
     /// Runs `execute` the way this context prefers: immediately or asynchronously, as ``type`` says.
     func invoke(_ execute: @escaping @Sendable () -> Void)
 

@@ -64,7 +64,8 @@ public enum ExecutionType: Sendable, Hashable {
     ///
     /// `false` for ``mutex`` (a nested wait would wait for itself) and ``serialAsync`` (a nested `invokeSync` may wait
     /// for itself in a context of the user's; ExecKit's own serial asynchronous contexts run it inline, but the type
-    /// does not promise it). `true` for the others.
+    /// does not promise it). `true` for the others. A context's own ``ExecutionContext/isReentrant`` answers for that
+    /// context: `true` for `Exec.mainAsync` and `Exec.asyncQueue()`, `.serialAsync` though they are.
     @inlinable
     public var isReentrant: Bool {
         switch self {

@@ -87,6 +87,9 @@ public final class MutexContext: ExecutionContext {
         }
     }
 
+    /// `true`: a nested invoke on the thread that holds the lock runs inline, like a recursive mutex's.
+    public var isReentrant: Bool { true }
+
     /// Runs `execute` under the lock before returning.
     public func invoke(_ execute: @escaping @Sendable () -> Void) {
         invokeSync(execute)

@@ -11,6 +11,7 @@ final class ImmediateContext: ExecutionContext {
 
     var type: ExecutionType { .immediate }
     var isCurrent: Bool { true }
+    var isReentrant: Bool { true }
 
     func invoke(_ execute: @escaping @Sendable () -> Void) { execute() }
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { execute() }

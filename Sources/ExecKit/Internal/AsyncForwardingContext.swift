@@ -12,6 +12,9 @@ struct AsyncForwardingContext: ExecutionContext {
 
     var isCurrent: Bool { wrapped.isCurrent }
 
+    /// The wrapped context's answer: `invokeSync` is the wrapped context's.
+    var isReentrant: Bool { wrapped.isReentrant }
+
     var unownedSerialExecutor: UnownedSerialExecutor { wrapped.unownedSerialExecutor }
 
     func invoke(_ execute: @escaping @Sendable () -> Void) { wrapped.invokeAsync(execute) }

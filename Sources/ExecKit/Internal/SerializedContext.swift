@@ -56,6 +56,9 @@ final class SerializedContext: ExecutionContext {
 
     var type: ExecutionType { .serialAsync }
 
+    /// `true`: a nested `invokeSync` from inside runs inline.
+    var isReentrant: Bool { true }
+
     /// Whether this thread is running the drain, and so one of this context's blocks.
     var isCurrent: Bool { drainingThread.load(ordering: .relaxed) == ThreadIdentity.current }
 

@@ -74,6 +74,13 @@ final class SimulatedContext: CallerDrivenContext {
         }
     }
 
+    /// As the real context it imitates: `false` for a mutex-type queue (entering it again stops the program with a
+    /// message), `true` for the others, whose nested `invokeSync` runs inline.
+    var isReentrant: Bool {
+        if case .serial(.mutex) = role { return false }
+        return true
+    }
+
     var isCurrent: Bool {
         switch role {
         case .direct: return true
