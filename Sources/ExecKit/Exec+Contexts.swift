@@ -25,7 +25,8 @@ extension Exec {
     /// This context made serial: blocks run one at a time, never two at once.
     ///
     /// - ``direct``: a re-entrant mutex (``MutexContext``, type ``ExecutionType/mutex``): a nested invoke on the same
-    ///   thread runs inline, as CwlUtils' did.
+    ///   thread runs inline, as CwlUtils' did. Made inside ExecTesting's `overridingSharedContexts`, it is a mutex around
+    ///   the test's coordinator's `direct`, all in virtual time: its `invokeAsync`, timers, clock and executors.
     /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them (for a
     ///   global-queue case inside ExecTesting's `overridingSharedContexts`, a simulated serial queue of the test's
     ///   coordinator named `"ExecKit.serialized"`).
@@ -39,6 +40,7 @@ extension Exec {
     public func serialized() -> Exec {
         switch self {
         case .direct:
+            if let simulated = SharedContextOverride.direct { return .custom(MutexContext(wrapping: simulated)) }
             return .custom(MutexContext())
         case .main, .mainAsync, .mainOrdered:
             return self

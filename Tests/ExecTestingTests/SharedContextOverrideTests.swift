@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecNotifications
+import ExecTestSupport
 import ExecTesting
 import Testing
 
@@ -46,6 +47,32 @@ private final class HardWiredPoller: Sendable {
         #expect(poller.publishedOnMain.allSatisfy { $0 })
         poller.stop()
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
+    }
+
+    /// Issue #28, item 6: `Exec.direct.serialized()` made inside the override is all virtual: its `invokeAsync`, its
+    /// timers and clock, and an actor on its executor all run inside the coordinator, in virtual time. (Its
+    /// `invokeAsync` and actor executor used a real private queue.)
+    @Test func directSerializedMadeInsideTheOverrideStaysInVirtualTime() async {
+        let coordinator = TestCoordinator()
+        let log = EventLog()
+        let context = coordinator.overridingSharedContexts { Exec.direct.serialized() }
+        context.invokeAsync {
+            log.append("async in \(coordinator.currentQueueName ?? "none"), inside: \(context.isCurrent)")
+        }
+        let timer = context.singleTimer(interval: .seconds(2)) { log.append("timer at \(coordinator.seconds)") }
+        let counter = MutexActor(context: context)
+        let task = coordinator.task { await counter.increment() }
+        #expect(log.entries.isEmpty, "nothing ran before the test's call")
+        coordinator.advance(by: .seconds(2))
+        #expect(log.entries == ["async in global, inside: true", "timer at 2.0"])
+        #expect(context.timestamp() == coordinator.now)
+        let value = LockedBox<Int?>(nil)
+        let finished = await finishes(within: 30) {
+            let count = await task.value
+            value.withLock { $0 = count }
+        }
+        #expect(finished && value.withLock { $0 } == 1, "the actor's job ran inside advance")
+        withExtendedLifetime(timer) {}
     }
 
     @Test func eachSharedCaseRunsOnTheSimulatedQueueItStandsFor() {
@@ -230,5 +257,19 @@ private final class HardWiredPoller: Sendable {
             coordinator.main.invoke {}  // a .custom context: the coordinator's own, queued as always
         }
         #expect(coordinator.pendingWork.count == 1)
+    }
+}
+
+/// An actor on a context made inside the override.
+private actor MutexActor {
+    let context: Exec
+    nonisolated var unownedExecutor: UnownedSerialExecutor { context.unownedSerialExecutor }
+    private var count = 0
+
+    init(context: Exec) { self.context = context }
+
+    func increment() -> Int {
+        count += 1
+        return count
     }
 }

@@ -46,6 +46,14 @@ package struct SharedContextOverride: Sendable {
         return current.makeSerialQueue(label, type)
     }
 
+    /// The context that stands in for `.direct` while an override is in force (unwrapped from its `.custom`), or `nil`.
+    /// For `serialized()`, which is not a hot path.
+    static var direct: (any ExecutionContext)? {
+        guard mayBeInstalled, let current else { return nil }
+        if case .custom(let context) = current.direct { return context }
+        return current.direct
+    }
+
     /// The override of the current task, or of this thread outside any task.
     @TaskLocal package static var current: SharedContextOverride?
 
