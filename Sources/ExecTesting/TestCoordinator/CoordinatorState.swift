@@ -122,7 +122,21 @@ struct CoordinatorState: Sendable {
         if runner == thread { return .failReentrantRun }
         if runner != 0 { return .failBusyElsewhere }
         runner = thread
+        runsStarted &+= 1
         return .proceed
+    }
+
+    /// How many runs (`runUntilIdle`, `advance`, `run(upTo:)`) have started: the stall watch compares two readings.
+    private(set) var runsStarted: UInt64 = 0
+
+    /// The queue of a pending task or actor job, when no run is in progress and none has started since `runs`; `nil`
+    /// otherwise. For the stall watch: such a job waits for a test that is not driving the coordinator.
+    func stalledJobQueue(sinceRuns runs: UInt64) -> String?? {
+        guard runner == 0, runsStarted == runs else { return nil }
+        for slot in slots {
+            if let work = slot.work, case .job = work.kind { return .some(work.queue?.name) }
+        }
+        return nil
     }
 
     /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline and

@@ -3,6 +3,14 @@
 import ExecKit
 import Synchronization
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Holds a ``CoordinatorState`` under a lock and carries out what its events return, after unlocking: runs the due
 /// work, releases cancelled work, reports misuse.
 ///
@@ -32,6 +40,9 @@ final class CoordinatorStorage: Sendable {
         refused?.onDiscard?()
         return token
     }
+
+    /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
+    private let stallWatchArmed = Atomic(false)
 
     init(recordsCallSites: Bool, hopLatency: Duration = .zero) {
         self.recordsCallSites = recordsCallSites
@@ -97,6 +108,7 @@ final class CoordinatorStorage: Sendable {
         withoutHopLatency: Bool = false,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
+        if case .job = kind { watchForStall() }
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         let latency = withoutHopLatency ? 0 : hopLatency
         return add(work) { state in
@@ -104,6 +116,34 @@ final class CoordinatorStorage: Sendable {
             return overflow ? .max : deadline
         }
     }
+
+    /// After a task or actor job is scheduled: unless a watch is armed already, checks in a few seconds of real time
+    /// whether a job is still waiting with nothing driving the coordinator, and then writes one line to standard error
+    /// that names the queue and the fix. A test that awaits an actor on a simulated queue from its own code (rather than
+    /// in `coordinator.task { }`) waits forever otherwise, with no word. Costs one atomic load per job scheduled.
+    private func watchForStall() {
+        guard !stallWatchArmed.load(ordering: .relaxed),
+            !stallWatchArmed.exchange(true, ordering: .acquiringAndReleasing)
+        else { return }
+        let runs = state.withLock { $0.runsStarted }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.stallReportDelay) { [weak self] in
+            guard let self else { return }
+            guard let queueName = state.withLock({ $0.stalledJobQueue(sinceRuns: runs) }) else {
+                stallWatchArmed.store(false, ordering: .releasing)  // the coordinator moved on: watch again later
+                return
+            }
+            let place = queueName.map { "the simulated queue \"\($0)\"" } ?? "the coordinator's executor"
+            let line =
+                "ExecTesting: a task or actor job has waited \(Int(Self.stallReportDelay)) s on \(place) of a "
+                + "TestCoordinator, and nothing is running the coordinator: its jobs run only inside runUntilIdle(), "
+                + "advance or run(). If the test awaits that work from its own code, it waits forever: start the "
+                + "awaiting code with coordinator.task { } and advance, or call run().\n"
+            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+        }
+    }
+
+    /// How long a job waits, in seconds of real time, before the stall watch reports it.
+    static let stallReportDelay: Double = 3
 
     /// Removes the work `token` names if it has not run; the work's closure is released after unlocking, so that a
     /// deinit it triggers may call back into the coordinator.
