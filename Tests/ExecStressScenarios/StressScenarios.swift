@@ -7,7 +7,8 @@ package enum StressScenarios {
         PerformScenarios.all + TaskScenarios.all + ActorWaitScenarios.all + CallbackScenarios.all
         + CompletionAndQueueScenarios.all
         + TimerScenarios.all
-        + NotificationScenarios.all + CoordinatorScenarios.all + RandomProgramScenarios.all
+        + NotificationScenarios.all + CoordinatorScenarios.all + CoordinatorEndingScenarios.all
+        + RandomProgramScenarios.all
 
     /// The scenario called `name`, or `nil`.
     package static func named(_ name: String) -> StressScenario? {

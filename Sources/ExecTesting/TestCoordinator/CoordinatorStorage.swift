@@ -30,14 +30,14 @@ final class CoordinatorStorage: Sendable {
         for work in removed { work.onDiscard?() }
     }
 
-    /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, after
-    /// unlocking.
+    /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, from a
+    /// global queue: the caller may hold a lock that the drop takes (a sleeper scheduling its wake-up does).
     private func add(_ work: ScheduledWork, at deadline: (CoordinatorState) -> UInt64) -> WorkToken {
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
             guard !state.isClosed else { return (.none, work) }
             return (state.schedule(work, at: deadline(state)), nil)
         }
-        refused?.onDiscard?()
+        if let refused { DispatchQueue.global().async { refused.onDiscard?() } }
         return token
     }
 
