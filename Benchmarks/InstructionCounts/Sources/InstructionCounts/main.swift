@@ -32,7 +32,9 @@
 //              a default actor | streamFIFOQueue: the peer, one task draining an AsyncStream of N operations (no task
 //              per operation; CONTEXT ignored)
 //   coordinator (CONTEXT ignored): N one-shot timers at pseudo-random times within an hour on a TestCoordinator
-//              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does
+//              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does |
+//              coordinatorCallSites: the same with call sites recorded (the coordinator's default) | binaryHeap: the
+//              floor, the same blocks through a lock and an array-backed binary heap of closures
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue
 
@@ -337,8 +339,8 @@ extension Duration {
             finished.signal()
         }
         finished.wait()
-    case "coordinator":
-        let coordinator = TestCoordinator(recordsCallSites: false)
+    case "coordinator", "coordinatorCallSites":
+        let coordinator = TestCoordinator(recordsCallSites: operation == "coordinatorCallSites")
         var state: UInt64 = 1
         var timers: [any Lifetime] = []
         timers.reserveCapacity(count)
@@ -350,6 +352,15 @@ extension Duration {
         coordinator.advance(by: .seconds(3_600))
         precondition(counter.value == count, "every timer fired")
         withExtendedLifetime(timers) {}
+    case "binaryHeap":  // the floor of coordinator: a lock and an array-backed binary heap of closures
+        let heap = PlainHeapCoordinator()
+        var state: UInt64 = 1
+        for _ in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            heap.schedule(after: (state >> 11) % 3_600_000_000_000) { counter.value &+= 1 }
+        }
+        heap.advance(by: 3_600_000_000_000)
+        precondition(counter.value == count, "every block ran")
     default:
         print("unknown operation \(operation)")
         exit(2)
@@ -379,3 +390,60 @@ default:
     exit(2)
 }
 exit(0)
+
+/// The floor of the `coordinator` rows: blocks in an array-backed binary heap of structs, under one lock, run in
+/// deadline order (ties in scheduling order). No class per entry, no slot table, no cancellation.
+final class PlainHeapCoordinator: @unchecked Sendable {
+    // Unchecked: every access to `heap`, `now` and `sequence` is under `lock`.
+    private struct Entry {
+        let deadline: UInt64
+        let sequence: UInt64
+        let block: @Sendable () -> Void
+
+        func precedes(_ other: Entry) -> Bool {
+            deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+        }
+    }
+
+    private let lock = PThreadMutex()
+    private var heap: [Entry] = []
+    private var now: UInt64 = 0
+    private var sequence: UInt64 = 0
+
+    func schedule(after delay: UInt64, _ block: @escaping @Sendable () -> Void) {
+        lock.sync(execute: {
+            heap.append(Entry(deadline: now + delay, sequence: sequence, block: block))
+            sequence += 1
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard heap[child].precedes(heap[parent]) else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        })
+    }
+
+    func advance(by duration: UInt64) {
+        let target = lock.sync(execute: { now + duration })
+        while let block = lock.sync(execute: { () -> (@Sendable () -> Void)? in
+            guard let first = heap.first, first.deadline <= target else { return nil }
+            now = first.deadline
+            heap.swapAt(0, heap.count - 1)
+            let taken = heap.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                guard left < heap.count else { break }
+                let right = left + 1
+                let smaller = right < heap.count && heap[right].precedes(heap[left]) ? right : left
+                guard heap[smaller].precedes(heap[parent]) else { break }
+                heap.swapAt(parent, smaller)
+                parent = smaller
+            }
+            return taken.block
+        }) {
+            block()
+        }
+    }
+}
