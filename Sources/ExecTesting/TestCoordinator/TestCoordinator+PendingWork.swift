@@ -27,21 +27,23 @@ extension TestCoordinator {
     /// - Parameters:
     ///   - fileID: Named in the message; defaults to the caller's file.
     ///   - line: Named in the message; defaults to the caller's line.
-    ///   - reportFailure: Receives the message, which lists each pending item (``PendingWork/description``). The
-    ///     default stops the program with it, so the check needs no test framework.
+    ///   - reportFailure: Receives the message, which lists each pending item (``PendingWork/description``). By
+    ///     default (`nil`) the message is recorded as an issue of the running Swift Testing test, at `fileID`:`line`, and
+    ///     the test goes on; outside one it stops the program. Pass `{ XCTFail($0) }` under XCTest, or
+    ///     `{ fatalError($0) }` to stop in every case.
     /// - Cost: nothing beyond taking the lock when nothing is pending; otherwise symbolicating the call sites, tens of
     ///   milliseconds for each source line not looked up before (see ``PendingWork/callSite``).
     public func assertNoPendingWork(
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        reportFailure: (String) -> Void = { fatalError($0) }
+        reportFailure: ((String) -> Void)? = nil
     ) {
         reportPendingWork(fileID: fileID, line: line, reason: "still pending", reportFailure: reportFailure)
     }
 
     /// Reports the pending work, if any, through `reportFailure`: `reason`, where and when, then one line per item.
     func reportPendingWork(
-        fileID: StaticString, line: UInt, reason: String, reportFailure: (String) -> Void
+        fileID: StaticString, line: UInt, reason: String, reportFailure: ((String) -> Void)?
     ) {
         let pending = pendingWork
         guard !pending.isEmpty else { return }
@@ -49,8 +51,13 @@ extension TestCoordinator {
         let hint =
             storage.recordsCallSites
             ? "" : "\n(Make the coordinator with recordsCallSites: true to see the line that scheduled each item.)"
-        reportFailure(
+        let message =
             "ExecTesting: \(pending.count) piece(s) of work \(reason) at \(fileID):\(line), "
-                + "virtual time \(Double(storage.now - CoordinatorState.start) / 1_000_000_000) s:\n\(list)\(hint)")
+            + "virtual time \(Double(storage.now - CoordinatorState.start) / 1_000_000_000) s:\n\(list)\(hint)"
+        if let reportFailure {
+            reportFailure(message)
+        } else {
+            FailureReport.report(message, fileID: fileID, line: line)
+        }
     }
 }

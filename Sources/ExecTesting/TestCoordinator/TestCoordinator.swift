@@ -192,14 +192,16 @@ public final class TestCoordinator: TaskLauncher {
     ///   - maximum: How far virtual time may move; one hour unless given.
     ///   - fileID: Named in the message; defaults to the caller's file.
     ///   - line: Named in the message; defaults to the caller's line.
-    ///   - reportFailure: Receives the message when work is still pending at the bound. The default stops the
-    ///     program with it; pass `{ Issue.record(Comment(rawValue: $0)) }` or `{ XCTFail($0) }`.
+    ///   - reportFailure: Receives the message when work is still pending at the bound. By default (`nil`) the message
+    ///     is recorded as an issue of the running Swift Testing test, at `fileID`:`line`, and the test goes on;
+    ///     outside one it stops the program. Pass `{ XCTFail($0) }` under XCTest, or `{ fatalError($0) }` to stop in
+    ///     every case.
     /// - Precondition: `maximum` is not negative; not called from inside work the coordinator is running.
     public func run(
         upTo maximum: Duration = .seconds(3_600),
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        reportFailure: (String) -> Void = { fatalError($0) }
+        reportFailure: ((String) -> Void)? = nil
     ) {
         precondition(maximum >= .zero, "ExecTesting: run(upTo:) needs a non-negative duration, got \(maximum).")
         let bound = VirtualClock.Instant(nanoseconds: storage.now).advanced(by: maximum)
