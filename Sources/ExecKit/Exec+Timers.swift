@@ -49,18 +49,19 @@ extension Exec {
         return timer(interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
-    /// A one-shot timer at an absolute deadline, for tests that need equal deadlines (the public API computes each
-    /// deadline from the current time). Stops the program for ``custom(_:)`` and for a global queue given as
+    /// A timer at an absolute deadline (one-shot, or every `period` after it), for tests that need equal deadlines (the
+    /// public API computes each deadline from the current time). Stops the program for ``custom(_:)`` and for a global queue given as
     /// ``queue(_:_:)``, which have no engine.
     package func _engineTimer(
-        deadline: DispatchTime, leeway: Duration = .zero, handler: @escaping @Sendable () -> Void
+        deadline: DispatchTime, period: Duration? = nil, leeway: Duration = .zero,
+        handler: @escaping @Sendable () -> Void
     ) -> any Lifetime {
         guard let engine = timerEngine else { preconditionFailure("no timer engine for \(self)") }
         var queue: DispatchQueue? = nil
         if case .queue(let contextQueue, _) = self { queue = contextQueue }
         return engine.schedule(
-            deadline: deadline.uptimeNanoseconds, leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)),
-            queue: queue, handler: handler)
+            deadline: deadline.uptimeNanoseconds, period: period.map { UInt64(TimerEngine.nanoseconds($0)) } ?? 0,
+            leeway: UInt32(clamping: TimerEngine.nanoseconds(leeway)), queue: queue, handler: handler)
     }
 
     /// The engine that keeps this context's timers; `nil` for ``custom(_:)`` and for a global queue given as

@@ -14,10 +14,13 @@ import Synchronization
 final class EngineTimer: Lifetime, @unchecked Sendable {
     // Unchecked: every `var` below is read and written only with `engine`'s lock held; `index` is atomic.
 
-    /// Where the timer is: `0...` its heap position; ``running``: a periodic handler is running and the timer goes
-    /// back into the heap when it returns; ``finished``: cancelled, or a one-shot that fired.
+    /// Where the timer is: `0...` its heap position; ``running``: a periodic timer that is due (waiting in a concurrent
+    /// engine's ready list, or its handler running), which goes back into the heap when its handler returns;
+    /// ``finished``: cancelled, or a one-shot that fired; ``waiting``: a one-shot that is due, waiting in a concurrent
+    /// engine's ready list for the job that runs it (cancelling it then takes its handler, and the job finds nothing).
     static let running: Int32 = -1
     static let finished: Int32 = -2
+    static let waiting: Int32 = -3
 
     let engine: TimerEngine
     /// The user's handler; `nil` once the timer can never fire again.

@@ -112,12 +112,14 @@ final class TimerEngine: @unchecked Sendable {
     /// `schedule` at an absolute deadline (uptime nanoseconds), for tests that need equal deadlines.
     func schedule(
         deadline: UInt64,
+        period: UInt64 = 0,
         leeway: UInt32,
         queue: DispatchQueue? = nil,
         handler: @escaping @Sendable () -> Void
     ) -> EngineTimer {
         let timer = EngineTimer(
-            engine: self, deadline: min(deadline, Self.latestDeadline), period: 0, leeway: leeway, handler: handler)
+            engine: self, deadline: min(deadline, Self.latestDeadline), period: period, leeway: leeway,
+            handler: handler)
         return add(timer, queue: queue)
     }
 
@@ -147,8 +149,12 @@ final class TimerEngine: @unchecked Sendable {
         }
         if index >= 0 {
             heap.remove(at: Int(index))
+        } else if index == EngineTimer.waiting {
+            // Due, waiting in the ready list: its job must find nothing (the timer may be freed before the job runs).
+            forgetReady(Unmanaged.passUnretained(timer), sequence: timer.sequence)
         } else {
-            // Running: the handler's return must not put it back.
+            // Running (or waiting in the ready list, if periodic): the handler's return must not put it back, and a job
+            // that has not started it yet finds it gone from `running`.
             forgetRunning(Unmanaged.passUnretained(timer), sequence: timer.sequence)
         }
         if heap.isEmpty && releasesSourceWhenIdle && !isArmedForIdle { becameIdle() }
@@ -163,6 +169,15 @@ final class TimerEngine: @unchecked Sendable {
     /// parameter wraps it in a reabstraction thunk, a 32-byte allocation per call.
     @inline(never)
     private static func release(_ handler: consuming (@Sendable () -> Void)?) {}
+
+    /// Empties the ready-list entry of a one-shot that was waiting there; lock held.
+    private func forgetReady(_ timer: Unmanaged<EngineTimer>, sequence: UInt64) {
+        for position in readyHead..<ready.count
+        where ready[position].timer?.toOpaque() == timer.toOpaque() && ready[position].sequence == sequence {
+            ready[position].timer = nil
+            return
+        }
+    }
 
     /// Takes a running periodic timer off `running`; lock held.
     ///
@@ -330,7 +345,7 @@ final class TimerEngine: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         var count = 0
         while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
-            ready.append(ReadyTimer(due: takeFirstForFiring(), queue: queue))
+            ready.append(takeFirstForReadyList(queue: queue))
             count += 1
         }
         armForEarliest(queue: queue)
@@ -345,11 +360,13 @@ final class TimerEngine: @unchecked Sendable {
         }
     }
 
-    /// Takes one timer from ``ready`` and runs it; one call per timer that ``fireConcurrently(queue:)`` put there.
+    /// Takes one timer from ``ready`` and runs it, unless it was cancelled while it waited there; one call per timer
+    /// that ``fireConcurrently(queue:)`` put there.
     fileprivate func runOneReady() {
         lock.unbalancedLock()
         let entry = ready[readyHead]
-        ready[readyHead] = ReadyTimer(due: DueTimer(handler: nil, periodic: nil, sequence: 0), queue: nil)
+        ready[readyHead] = ReadyTimer(timer: nil, sequence: 0, queue: nil)
+        let due = claim(entry)
         readyHead += 1
         if readyHead == ready.count {
             // Every job has taken its timer: start over, keeping the storage unless a large burst grew it.
@@ -362,8 +379,31 @@ final class TimerEngine: @unchecked Sendable {
             readyHead = 0
         }
         lock.unbalancedUnlock()
-        guard let queue = entry.queue else { return }
-        run(entry.due, queue: queue)
+        guard let queue = entry.queue, let due else { return }
+        run(due, queue: queue)
+    }
+
+    /// What a job taking `entry` out of the ready list runs: the one-shot's handler (taken, for good) or a copy of the
+    /// periodic timer's, or `nil` when the timer was cancelled (or freed) while it waited. Lock held.
+    private func claim(_ entry: ReadyTimer) -> DueTimer? {
+        guard let reference = entry.timer else { return nil }  // a cancelled one-shot, or an emptied entry
+        if entry.isPeriodic { return claimPeriodic(reference, sequence: entry.sequence) }
+        // A one-shot still listed is alive: cancelling it (or its deinit) would have emptied the entry under this lock.
+        return reference._withUnsafeGuaranteedRef { timer in
+            let handler = timer.handler
+            timer.handler = nil
+            timer.index.store(EngineTimer.finished, ordering: .releasing)
+            return DueTimer(handler: handler, periodic: nil, sequence: entry.sequence)
+        }
+    }
+
+    /// A periodic timer's firing from the ready list, if it is still listed as running (not cancelled or freed since it
+    /// was put there; only then is it dereferenced). Lock held.
+    private func claimPeriodic(_ reference: Unmanaged<EngineTimer>, sequence: UInt64) -> DueTimer? {
+        guard running.contains(where: { $0.timer.toOpaque() == reference.toOpaque() && $0.sequence == sequence })
+        else { return nil }
+        let handler = reference._withUnsafeGuaranteedRef { $0.handler }
+        return DueTimer(handler: handler, periodic: reference, sequence: sequence)
     }
 
     /// Calls `handler` and releases it (with whatever it captures, whose `deinit` may cancel timers) before
@@ -387,10 +427,14 @@ final class TimerEngine: @unchecked Sendable {
         lock.unbalancedUnlock()
     }
 
-    /// A due timer of a concurrent engine, waiting in ``ready`` for the job that runs it, with the queue it fires on
-    /// (`nil` once taken).
+    /// A due timer of a concurrent engine, waiting in ``ready`` for the job that runs it, with the queue it fires on.
+    /// The timer is not retained (releasing its last handle still cancels it): a one-shot's `cancel` empties its entry
+    /// under the lock before the timer can be freed, and a periodic one is dereferenced only while `running` lists it
+    /// with this sequence. `timer` and `queue` are `nil` once taken (or, for `timer`, cancelled).
     private struct ReadyTimer {
-        let due: DueTimer
+        var timer: Unmanaged<EngineTimer>?
+        let sequence: UInt64
+        var isPeriodic = false
         let queue: DispatchQueue?
     }
 
@@ -403,6 +447,22 @@ final class TimerEngine: @unchecked Sendable {
         /// The timer, for a periodic one (to put it back); `nil` for a one-shot.
         let periodic: Unmanaged<EngineTimer>?
         let sequence: UInt64
+    }
+
+    /// Takes the earliest timer out of the heap into a ready-list entry, keeping its handler there until the job that
+    /// runs it takes it, so that `cancel()` still reaches it: a one-shot is marked waiting, a periodic one listed as
+    /// running. Lock held.
+    private func takeFirstForReadyList(queue: DispatchQueue) -> ReadyTimer {
+        let reference = heap.removeFirst()
+        return reference._withUnsafeGuaranteedRef { timer in
+            if timer.period == 0 {
+                timer.index.store(EngineTimer.waiting, ordering: .relaxed)
+            } else {
+                timer.index.store(EngineTimer.running, ordering: .relaxed)
+                running.append(RunningTimer(timer: reference, sequence: timer.sequence))
+            }
+            return ReadyTimer(timer: reference, sequence: timer.sequence, isPeriodic: timer.period != 0, queue: queue)
+        }
     }
 
     /// Takes the earliest timer out of the heap and marks it firing: a one-shot gives up its handler for good, a
