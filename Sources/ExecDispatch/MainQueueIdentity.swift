@@ -70,7 +70,7 @@ package enum MainQueueIdentity {
             let line =
                 "ExecKit: the fast main-queue check is unavailable (\(problem)); DispatchQueue.isMainQueueCurrent and "
                 + "Exec.main fall back to a slower queue-specific look-up.\n"
-            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+            StandardError.write(line)
         } else {
             execkit_set_main_queue_reader_validated()
         }

@@ -81,7 +81,7 @@ package enum RawQueueIdentity {
             let line =
                 "ExecKit: the dispatch_queue_t behind a DispatchQueue could not be found; DispatchQueue.isCurrent "
                 + "falls back to slower queue-specific look-ups.\n"
-            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+            StandardError.write(line)
         }
         execkit_set_raw_queue_layout(known ? 1 : 2)
         return known

@@ -1,15 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
 import ExecKit
 import Synchronization
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Holds a ``CoordinatorState`` under a lock and carries out what its events return, after unlocking: runs the due
 /// work, releases cancelled work, reports misuse.
@@ -138,7 +131,7 @@ final class CoordinatorStorage: Sendable {
                 + "TestCoordinator, and nothing is running the coordinator: its jobs run only inside runUntilIdle(), "
                 + "advance or run(). If the test awaits that work from its own code, it waits forever: start the "
                 + "awaiting code with coordinator.task { } and advance, or call run().\n"
-            _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+            StandardError.write(line)
         }
     }
 

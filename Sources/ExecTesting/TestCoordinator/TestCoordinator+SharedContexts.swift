@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
 import ExecKit
 import Synchronization
 
@@ -77,7 +78,7 @@ extension TestCoordinator {
             + "test). There, Exec.main.invoke and .main's perform run inline on the real main queue, outside virtual "
             + "time. Run the test off the main actor to redirect them too; for @MainActor code, pass it "
             + "coordinator.main instead of Exec.main (see 'Testing @MainActor code' in ExecTesting's documentation).\n"
-        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
+        StandardError.write(line)
     }
 
     /// This coordinator's contexts in place of the shared ones.
