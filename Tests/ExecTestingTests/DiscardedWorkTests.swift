@@ -132,6 +132,40 @@ import Testing
     }
 }
 
+/// Discarded work is released in the order it would have run, as CwlUtils' coordinator released it (CwlSignal's
+/// `testWindowWindows` depends on it: the timer that closes a window must let go before its source).
+@Suite struct DiscardOrderTests {
+    @Test func discardedWorkIsReleasedInTheOrderItWouldHaveRun() {
+        let coordinator = TestCoordinator()
+        let released = LockedBox<[String]>([])
+        var lifetimes: [any Lifetime] = []
+        for (name, seconds) in [("c", 3), ("a", 1), ("b", 2)] {
+            let witness = ReleaseWitness(name: name, log: released)
+            lifetimes.append(
+                coordinator.global.singleTimer(interval: .seconds(seconds)) { withExtendedLifetime(witness) {} })
+        }
+        let block = ReleaseWitness(name: "block", log: released)
+        coordinator.main.invokeAsync { withExtendedLifetime(block) {} }
+        _ = consume block
+        coordinator.discardPendingWork()
+        #expect(released.withLock { $0 } == ["block", "a", "b", "c"])
+        withExtendedLifetime(lifetimes) {}
+    }
+}
+
+/// Logs its name when released.
+private final class ReleaseWitness: Sendable {
+    let name: String
+    let log: LockedBox<[String]>
+
+    init(name: String, log: LockedBox<[String]>) {
+        self.name = name
+        self.log = log
+    }
+
+    deinit { log.withLock { $0.append(name) } }
+}
+
 /// An actor on a coordinator's queue.
 private actor DiscardStore {
     let context: Exec

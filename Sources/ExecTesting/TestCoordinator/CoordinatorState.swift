@@ -79,9 +79,10 @@ struct CoordinatorState: Sendable {
         return removeAll()
     }
 
-    /// Empties every slot and returns the work.
+    /// Empties every slot and returns the work, in the order it would have run (CwlUtils' coordinator released its
+    /// queues in that order, and a teardown may depend on it).
     mutating func removeAll() -> [ScheduledWork] {
-        let all = slots.compactMap(\.work)
+        let all = pendingInOrder.map(\.work)
         slots = []
         freeSlots = []
         heap = WorkHeap()

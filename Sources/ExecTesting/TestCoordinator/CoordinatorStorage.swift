@@ -19,8 +19,16 @@ final class CoordinatorStorage: Sendable {
     /// which drops it as a discard does (task and actor jobs then go to real executors, so that their tasks finish; a
     /// sleep wakes with `CancellationError`).
     func close() {
-        let removed = state.withLock { $0.close() }
-        for work in removed { work.onDiscard?() }
+        drop(state.withLock { $0.close() })
+    }
+
+    /// Carries out the discard of `removed`, in order: each piece's discard action, then its release, before the next.
+    private func drop(_ removed: [ScheduledWork]) {
+        var removed = removed.map { Optional($0) }
+        for index in removed.indices {
+            removed[index]?.onDiscard?()
+            removed[index] = nil
+        }
     }
 
     /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, from a
@@ -145,11 +153,10 @@ final class CoordinatorStorage: Sendable {
         withExtendedLifetime(removed) {}
     }
 
-    /// Drops all pending work, releasing it after unlocking (a sleep's wake-up resumes its task with
-    /// `CancellationError` instead of leaving it suspended for good).
+    /// Drops all pending work, releasing it after unlocking, in the order it would have run (a sleep's wake-up resumes
+    /// its task with `CancellationError` instead of leaving it suspended for good).
     func discardAll() {
-        let removed = state.withLock { $0.removeAll() }
-        for work in removed { work.onDiscard?() }
+        drop(state.withLock { $0.removeAll() })
     }
 
     /// Asks the run in progress on the calling thread to run nothing after the current work; `false` when the

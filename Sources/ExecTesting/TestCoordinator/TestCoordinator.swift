@@ -53,7 +53,7 @@ public final class TestCoordinator: TaskLauncher {
     /// A `Clock` reading the coordinator's virtual time; see ``VirtualClock``.
     public let clock: VirtualClock
 
-    /// Creates a coordinator at the start of virtual time, `now.uptimeNanoseconds == 1` (see ``now``), with nothing
+    /// Creates a coordinator at the start of virtual time, `now.uptimeNanoseconds == 125` (see ``now``), with nothing
     /// pending.
     ///
     /// - Parameters:
@@ -226,8 +226,8 @@ public final class TestCoordinator: TaskLauncher {
     }
 
     /// Drops everything pending (blocks, timer firings, periodic timers, task jobs, sleeps) without running it, and
-    /// releases it at once, so whatever it captured is released too (objects that end their work in `deinit` end it
-    /// now). Virtual time does not move.
+    /// releases it at once, in the order it would have run (as CwlUtils' coordinator did), so whatever it captured is
+    /// released too (objects that end their work in `deinit` end it now). Virtual time does not move.
     ///
     /// No task is left unfinished by it:
     /// - A task's job dropped runs on Swift's global executor instead, and an actor's on a private serial queue of the
