@@ -14,7 +14,8 @@ import ExecDispatch
 /// Queues are recorded by their `dispatch_queue_t`, not by the Swift wrapper: on Linux two wrappers can stand for one
 /// queue (every `DispatchQueue.main` is a new one), and a record of one must be found through the other.
 ///
-/// It is kept on the serial-queue paths only (never on `.direct`, nor on `.main.invoke`): each entry lives in the frame
+/// It is kept on the serial-queue paths only (never on `.direct`, nor on `.main.invoke` from the main queue, which runs
+/// inline; from elsewhere the block it queues is recorded as inside the main queue): each entry lives in the frame
 /// of the call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so
 /// entering costs a thread-local load and two stores (a few instructions each on Linux) and no allocation per call.
 enum EnteredContexts {

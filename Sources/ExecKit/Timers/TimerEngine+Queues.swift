@@ -36,7 +36,7 @@ extension TimerEngine {
     ///
     /// - Parameter serial: Whether `queue` is used as a serial context: its timers fire one at a time, in deadline
     ///   order, and not after `cancel()` returned inside the queue.
-    /// - Cost: a thread-specific read when this thread's last look-up was the same queue (``TimerEngineCache``), else
+    /// - Cost: a C thread-local read when this thread's last look-up was the same queue (``TimerEngineCache``), else
     ///   one queue-specific look-up once attached. The main queue, which never has an engine attached, is recognised
     ///   after that look-up fails, so a private queue's timers do not pay for the check.
     static func attached(to queue: DispatchQueue, serial: Bool) -> TimerEngine? {

@@ -12,8 +12,8 @@ import Darwin
 #endif
 
 /// The private-queue engine each thread looked up last, so that a loop of timers on one queue does not look the
-/// engine up in libdispatch (a queue-specific read under libdispatch's lock, about 250 instructions with the call) on
-/// every schedule.
+/// engine up in libdispatch (a queue-specific read under libdispatch's lock; `QueueAttachment` gives its cost) on every
+/// schedule.
 ///
 /// One entry per thread (a C thread-local, read in a few instructions; also registered under a POSIX thread-specific
 /// key, whose destructor releases it when the thread exits): the `DispatchQueue` object the engine was looked up
