@@ -105,3 +105,22 @@ final class WeakQueue: @unchecked Sendable {
     // Unchecked: weak loads and stores are atomic; the test writes it once before sharing.
     weak var value: DispatchQueue?
 }
+
+/// Issue #29, defect 3: a task on a concurrent `.queue` is not recorded as inside the queue, so `isCurrent` answers as
+/// it does in the same context's blocks: `false` for a global queue given as `.queue` (which used to answer `true`
+/// inside the task), `true` for a private concurrent queue (its queue identity says so).
+@Suite struct ConcurrentQueueTaskIsCurrentTests {
+    @Test func aTaskOnAGlobalQueueGivenAsAQueueIsNotInsideIt() async {
+        let context = Exec.queue(DispatchQueue.global(), .concurrentAsync)
+        #expect(await context.task { context.isCurrent }.value == false)
+        let fromBlock = await withCheckedContinuation { continuation in
+            context.invoke { continuation.resume(returning: context.isCurrent) }
+        }
+        #expect(fromBlock == false)
+    }
+
+    @Test func aTaskOnAPrivateConcurrentQueueIsInsideIt() async {
+        let context = Exec.queue(DispatchQueue(label: "concurrent", attributes: .concurrent), .concurrentAsync)
+        #expect(await context.task { context.isCurrent }.value)
+    }
+}

@@ -35,8 +35,8 @@ extension Exec {
         case .utility: return SharedExecutors.utility
         case .background: return SharedExecutors.background
         case .custom(let context): return context.taskExecutor
-        case .queue(let queue, _):
-            return QueueExecutors.taskExecutor(for: queue)
+        case .queue(let queue, let type):
+            return QueueExecutors.taskExecutor(for: queue, serial: type.isSerial)
         }
     }
 

@@ -15,10 +15,11 @@ final class QueueExecutors: Sendable {
         serialExecutor = QueueSerialExecutor(queue: queue)
     }
 
-    /// A task executor that runs jobs on `queue`, recorded as inside it (so re-entry is judged right inside them), and
-    /// keeps the queue alive for as long as a task uses it.
-    static func taskExecutor(for queue: DispatchQueue) -> QueueTaskExecutor {
-        QueueTaskExecutor(queue: queue, recordsEntry: true)
+    /// A task executor that runs jobs on `queue` and keeps the queue alive for as long as a task uses it. A `serial`
+    /// queue's jobs run recorded as inside it (so re-entry is judged right inside them); a concurrent one's do not, as
+    /// its blocks do not: `isCurrent` of a global queue given as `.queue` answers `false` there too.
+    static func taskExecutor(for queue: DispatchQueue, serial: Bool) -> QueueTaskExecutor {
+        QueueTaskExecutor(queue: queue, recordsEntry: serial)
     }
 
     private static let attachment = QueueAttachment<QueueExecutors>()
