@@ -68,23 +68,17 @@ final class ContextTaskExecutor: TaskExecutor {
 /// - Cost: two allocations per job (a ``DropAwareBlock`` and the closure that carries it into the context).
 package final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
-    /// Where dropped jobs run, made when the first one is dropped.
-    private let droppedJobsQueue = LockedBox<DispatchQueue?>(nil)
+    /// The queue behind ``elsewhere``, made on first use.
+    private let elsewhereQueue = LockedBox<DispatchQueue?>(nil)
     private let isCurrent: @Sendable () -> Bool
     /// How the context is named in a failed isolation check.
     private let name: @Sendable () -> String
 
-    /// Runs a block in the context and waits for it, from a thread of its own: for a job that the context's
-    /// asynchronous path would have run inside `enqueue` (a mutex around an immediate context); `nil` where that path
-    /// never runs a block at once.
-    private let submitWaiting: JobSubmission?
-
     package init(
-        submit: @escaping JobSubmission, submitWaiting: JobSubmission? = nil,
-        isCurrent: @escaping @Sendable () -> Bool, name: @escaping @Sendable () -> String
+        submit: @escaping JobSubmission, isCurrent: @escaping @Sendable () -> Bool,
+        name: @escaping @Sendable () -> String
     ) {
         self.submit = submit
-        self.submitWaiting = submitWaiting
         self.isCurrent = isCurrent
         self.name = name
     }
@@ -92,26 +86,18 @@ package final class ContextSerialExecutor: SerialExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let preference = ExecutorJobs.preference(of: job)
-        let block = DropAwareBlock {
+        let runJob: @Sendable () -> Void = {
             ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
-        } whenDropped: {
-            self.elsewhere.async {
-                ExecutorJobs.run(job, isolatedTo: self.asUnownedSerialExecutor(), preferring: preference)
-            }
         }
+        let block = DropAwareBlock(runJob) { self.elsewhere.async(execute: runJob) }
         // Never inside `enqueue`: a context that would run the job at once gets it from this executor's own serial
-        // queue instead (in order, one at a time), through its waiting path.
-        block.submit(through: submit) { block in
-            let submitWaiting = self.submitWaiting
-            self.elsewhere.async {
-                if let submitWaiting { submitWaiting { block.run() } } else { block.run() }
-            }
-        }
+        // queue instead (in order, one at a time).
+        block.submit(through: submit) { block in self.elsewhere.async { block.run() } }
     }
 
     /// The queue where jobs that the context dropped, or would have run inside `enqueue`, run instead.
     private var elsewhere: DispatchQueue {
-        droppedJobsQueue.withLock { queue in
+        elsewhereQueue.withLock { queue in
             if let queue { return queue }
             let made = DispatchQueue(label: "ExecKit.ContextSerialExecutor.elsewhere")
             queue = made
