@@ -7,21 +7,13 @@
 extension TimerEngine {
     /// The main queue's timers (`.main`, `.mainAsync`, `.mainOrdered`, and `.queue(.main, serialType)`), fired one at
     /// a time in deadline order.
-    static let main = TimerEngine(
-        sharedQueue: GlobalQueues.main, firing: .serial, recordsEntry: true, releasesSourceWhenIdle: false)
-    static let userInteractive = TimerEngine(
-        sharedQueue: GlobalQueues.userInteractive, firing: .concurrent, recordsEntry: false,
-        releasesSourceWhenIdle: false)
-    static let userInitiated = TimerEngine(
-        sharedQueue: GlobalQueues.userInitiated, firing: .concurrent, recordsEntry: false,
-        releasesSourceWhenIdle: false)
+    static let main = TimerEngine(sharedQueue: GlobalQueues.main, firing: .serial)
+    static let userInteractive = TimerEngine(sharedQueue: GlobalQueues.userInteractive, firing: .concurrent)
+    static let userInitiated = TimerEngine(sharedQueue: GlobalQueues.userInitiated, firing: .concurrent)
     /// Also `.direct`'s, whose timers fire on the default-QoS global queue.
-    static let `default` = TimerEngine(
-        sharedQueue: GlobalQueues.default, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let utility = TimerEngine(
-        sharedQueue: GlobalQueues.utility, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
-    static let background = TimerEngine(
-        sharedQueue: GlobalQueues.background, firing: .concurrent, recordsEntry: false, releasesSourceWhenIdle: false)
+    static let `default` = TimerEngine(sharedQueue: GlobalQueues.default, firing: .concurrent)
+    static let utility = TimerEngine(sharedQueue: GlobalQueues.utility, firing: .concurrent)
+    static let background = TimerEngine(sharedQueue: GlobalQueues.background, firing: .concurrent)
 
     /// The engines of queues used as serial contexts, and of queues used as concurrent ones: a queue used both ways
     /// has one of each, so each context keeps the firing its type promises, whichever was used first.
@@ -54,9 +46,7 @@ extension TimerEngine {
             if let engine = engines.object(on: queue) { return engine }
             // The queue owns the engine; the engine refers to the queue only through its source, which exists only
             // while timers are pending, so the queue is released once it has none.
-            let engine = TimerEngine(
-                sharedQueue: nil, firing: serial ? .serial : .concurrent, recordsEntry: serial,
-                releasesSourceWhenIdle: true)
+            let engine = TimerEngine(sharedQueue: nil, firing: serial ? .serial : .concurrent)
             engines.attach(engine, to: queue)
             return engine
         }
