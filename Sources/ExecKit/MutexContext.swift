@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecDispatch
-import Synchronization
 
 /// A re-entrant mutex used as an execution context: `invoke` runs the block on the calling thread while holding the
 /// lock (type ``ExecutionType/mutex``).
@@ -12,12 +11,16 @@ import Synchronization
 /// ExecKit stops the program there instead.)
 ///
 /// - Thread-safety: may be used from any thread.
-/// - Cost: an uncontended lock and unlock around the block, plus two atomic stores that record the owning thread; a
-///   nested invoke costs one atomic load.
+/// Inside means the thread entered the context and has not left it, or runs for a caller parked in a `sync` that is
+/// inside it (that caller lends its lock; see *Choosing a context*). One record answers this for every serial context
+/// (`EnteredContexts`).
+///
+/// - Cost: an uncontended lock and unlock around the block, plus an entry in the thread's record of entered contexts
+///   (a thread-local read and two writes); a nested invoke costs a walk of that record.
 public final class MutexContext: ExecutionContext {
     private let mutex = PThreadMutex(type: .normal)
-    /// The thread holding `mutex`, or zero: lets a nested invoke on that thread run inline instead of deadlocking.
-    private let owner = Atomic<UInt>(0)
+    /// This context's entry in the record of the thread holding `mutex`.
+    private let entry = EnteredContexts.ExclusiveEntry()
     private let wrapped: (any ExecutionContext)?
     /// Where ``invokeAsync(_:)`` queues its blocks, so that they start in the order they were submitted; `nil` when a
     /// wrapped context's `invokeAsync` takes them.
@@ -52,10 +55,10 @@ public final class MutexContext: ExecutionContext {
     /// ``ExecutionType/mutex``.
     public var type: ExecutionType { .mutex }
 
-    /// Whether the calling thread holds this context's lock: it is running one of this context's blocks, possibly
-    /// through calls into other contexts or queues since.
+    /// Whether the calling thread is inside this context: it is running one of this context's blocks, possibly through
+    /// calls into other contexts or queues since, or runs for a caller parked in a `sync` that is.
     public var isCurrent: Bool {
-        owner.load(ordering: .relaxed) == ThreadIdentity.current
+        EnteredContexts.contains(EnteredContexts.Key(context: self))
     }
 
     /// A serial executor whose jobs run under this context's lock, queued (never inline, and never waiting for the lock
@@ -141,16 +144,15 @@ public final class MutexContext: ExecutionContext {
         invokeSync(execute)
     }
 
-    /// Runs `execute` under the lock and returns its value or rethrows its error. Called from inside one of this
-    /// context's blocks (the calling thread holds the lock), it runs `execute` at once, without locking again.
+    /// Runs `execute` under the lock and returns its value or rethrows its error. Called from inside this context (see
+    /// ``isCurrent``), it runs `execute` at once, without locking again.
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
-        let me = ThreadIdentity.current
-        // Only this thread ever stores its own identity, so a relaxed load that sees it is not stale. The outer call
-        // keeps the lock and clears the owner when it returns.
-        if _slowPath(owner.load(ordering: .relaxed) == me) { return try execute() }
+        let key = EnteredContexts.Key(context: self)
+        // The outer call, on this thread or on a caller parked in a `sync`, holds the lock until the nested one returns.
+        if _slowPath(EnteredContexts.contains(key)) { return try execute() }
         return try mutex.sync {
-            owner.store(me, ordering: .relaxed)
-            defer { owner.store(0, ordering: .relaxed) }
+            let own = entry.enter(key)
+            defer { entry.leave(restoring: own) }
             guard let wrapped else { return try execute() }
             return try wrapped.invokeSync(execute)
         }

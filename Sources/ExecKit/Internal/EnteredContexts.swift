@@ -4,7 +4,15 @@ import CExecDispatchShims
 import Dispatch
 import ExecDispatch
 
-/// A thread-local record of the serial queues this thread has entered through ExecKit and not yet left.
+/// A thread-local record of the serial contexts this thread has entered through ExecKit and not yet left: queues, and
+/// the contexts ExecKit serializes itself (``MutexContext``, ``SerializedContext``). It is the one answer to "am I
+/// inside?" for all of them: `isCurrent`, the re-entry checks and the serial executors' `checkIsolated` read it.
+///
+/// The rule it implements: a block runs inside every context its thread has entered and not left, and, when it runs
+/// for a caller parked in a `sync` (ExecKit's `invokeSync`, `Exec.main.invokeSync`), inside every context that caller
+/// is inside too. The parked caller lends its exclusion: it cannot run until the block returns, so the block may run
+/// inline what the caller could. A context that must not re-enter (a `syncQueue()`, a mutex-type queue) checks the
+/// record and stops with a message instead of running inline.
 ///
 /// Why: libdispatch answers "which queue is running me?" with the queue of the innermost `sync` only. Inside
 /// `lock.invokeSync { other.sync { … } }` the current queue is `other`, and `other` does not target `lock`, so a
@@ -38,14 +46,53 @@ enum EnteredContexts {
 
         /// The key of a `dispatch_queue_t`.
         init(raw: UnsafeRawPointer) { address = UInt(bitPattern: raw) }
+
+        /// The key of a context that ExecKit serializes itself. The caller keeps it alive while the key is recorded.
+        init(context: AnyObject) { address = UInt(bitPattern: Unmanaged.passUnretained(context).toOpaque()) }
     }
 
     /// The main queue's key.
     static var mainQueueKey: Key { Key(raw: execkit_main_queue()) }
 
     private struct Entry {
-        let key: Key
-        let outer: UnsafeMutableRawPointer?
+        var key: Key
+        var outer: UnsafeMutableRawPointer?
+    }
+
+    /// The entry of a context that one thread at a time can be inside (it holds a lock, or the turn of a FIFO, while
+    /// inside), kept by the context: entering it is a few stores, with no closure. A closure-taking ``entering(_:_:)``
+    /// called from unspecialized generic code (a context's `invokeSync<Return>` reached through the protocol) costs
+    /// about 130 instructions more.
+    struct ExclusiveEntry: ~Copyable, @unchecked Sendable {
+        // Unchecked: the entry is written only by the thread holding the context's exclusion, and read by threads whose
+        // record reaches it: that thread, or one running a block for it while it is parked in a `sync` (which orders
+        // the write before the read).
+        private let entry: UnsafeMutablePointer<Entry>
+
+        init() {
+            entry = .allocate(capacity: 1)
+            entry.initialize(to: Entry(key: Key(raw: UnsafeRawPointer(bitPattern: 1)!), outer: nil))
+        }
+
+        deinit { entry.deallocate() }
+
+        /// Records `key` as entered by this thread, innermost. Only the thread holding the context's exclusion may
+        /// call this, and it must ``leave(restoring:)`` before giving the exclusion up.
+        ///
+        /// - Returns: The record to restore.
+        @inline(__always)
+        func enter(_ key: Key) -> Record {
+            let own = execkit_entered_queue_record_head()
+            entry.pointee = Entry(key: key, outer: own)
+            execkit_set_entered_queue_record_head(entry)
+            return own
+        }
+
+        /// Restores this thread's record as it was before ``enter(_:)``.
+        @inline(__always)
+        func leave(restoring own: Record) {
+            execkit_set_entered_queue_record_head(own)
+        }
     }
 
     /// Whether this thread is inside `queue`, through any number of other calls.

@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecDispatch
-import Synchronization
 
 /// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context in
 /// batches, one batch at a time, so no two blocks run at once and they run in submission order. Each batch is a
@@ -9,8 +8,8 @@ import Synchronization
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
     private let state = LockedBox(State())
-    /// The thread running ``drain()``, or zero: lets a nested wait run inline instead of waiting for itself.
-    private let drainingThread = Atomic<UInt>(0)
+    /// This context's entry in the record of the thread running a batch (one at a time: the FIFO's turn).
+    private let entry = EnteredContexts.ExclusiveEntry()
 
     private struct State: Sendable {
         var pending: [@Sendable () -> Void] = []
@@ -59,8 +58,9 @@ final class SerializedContext: ExecutionContext {
     /// `true`: a nested `invokeSync` from inside runs inline.
     var isReentrant: Bool { true }
 
-    /// Whether this thread is running the drain, and so one of this context's blocks.
-    var isCurrent: Bool { drainingThread.load(ordering: .relaxed) == ThreadIdentity.current }
+    /// Whether this thread is running one of this context's blocks (possibly through calls into other contexts since),
+    /// or runs for a caller parked in a `sync` that is: the record of entered contexts says so (`EnteredContexts`).
+    var isCurrent: Bool { EnteredContexts.contains(EnteredContexts.Key(context: self)) }
 
     func invoke(_ execute: @escaping @Sendable () -> Void) {
         let drain = state.withLock { state -> UInt64? in
@@ -189,18 +189,16 @@ final class SerializedContext: ExecutionContext {
         finishBatch()
     }
 
+    /// Runs `batch` inside this context: the thread counts as inside it until the batch returns, before
+    /// ``finishBatch()`` lets another thread run the next one.
     private func runBatch(_ batch: [@Sendable () -> Void]) {
-        drainingThread.store(ThreadIdentity.current, ordering: .relaxed)
+        let own = entry.enter(EnteredContexts.Key(context: self))
+        defer { entry.leave(restoring: own) }
         for block in batch { block() }
     }
 
     private func finishBatch() {
-        let next = state.withLock { state -> UInt64? in
-            // Cleared under the lock that ends or hands on the batch: once another thread may run the next one, this
-            // thread must no longer count as the drainer (nor overwrite the next drainer later).
-            drainingThread.store(0, ordering: .relaxed)
-            return state.finishBatch()
-        }
+        let next = state.withLock { $0.finishBatch() }
         if let next { submitDrain(next) }
     }
 }

@@ -385,6 +385,7 @@ case "asyncQueue":
     let queue = Exec.asyncQueue()
     queue.invokeSync { run(queue) }
 case "syncQueue": run(.syncQueue())
+case "serialized": run(Exec.direct.serialized())  // a MutexContext
 default:
     print("unknown context \(arguments[2])")
     exit(2)
