@@ -36,7 +36,8 @@
 //              coordinatorCallSites: the same with call sites recorded (the coordinator's default) | binaryHeap: the
 //              floor, the same blocks through a lock and an array-backed binary heap of closures
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
-//              thread) | utility | asyncQueue (from inside it) | syncQueue | serialized (`Exec.direct.serialized()`, a MutexContext)
+//              thread) | utility | asyncQueue (from inside it) | syncQueue | serialized (`Exec.direct.serialized()`,
+//              a MutexContext)
 
 import ExecKit
 import ExecNotifications
