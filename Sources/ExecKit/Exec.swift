@@ -152,6 +152,9 @@ public enum Exec: ExecutionContext {
     ///   answers `false`.
     /// - ``custom(_:)``: the context's own ``ExecutionContext/isCurrent``.
     ///
+    /// "Inside" means holding the context's exclusion: a block run for a caller parked in a `sync` may run on another
+    /// thread, where `dispatchPrecondition(condition: .onQueue(queue))` traps while this answers `true`.
+    ///
     /// - Guarantee: never a false positive. The answer does not depend on what was asked before.
     /// - Cost: `.direct` a constant; `.main` a thread-local read; `.queue` a thread-local read and two queue-specific
     ///   look-ups.

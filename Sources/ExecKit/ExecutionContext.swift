@@ -12,8 +12,10 @@ public protocol ExecutionContext: TaskLauncher {
     /// What this context promises, as seen from the current caller; see ``ExecutionType``.
     var type: ExecutionType { get }
 
-    /// Whether code running now is running in this context: for a queue, on that queue; for a mutex, while this thread
-    /// holds it.
+    /// Whether code running now is inside this context: it runs one of the context's blocks (for a serial context,
+    /// holding its exclusion), possibly through calls into other contexts since. A block that runs for a caller parked
+    /// in a `sync` counts as inside every context the caller is inside, on whichever thread it runs (see *Choosing a
+    /// context*).
     ///
     /// The default implementation answers `false`. "Unknown" must answer `false`, never `true`: callers rely on `true`
     /// to run work inline instead of hopping (and the Swift Concurrency bridge builds actor isolation checks on it), so

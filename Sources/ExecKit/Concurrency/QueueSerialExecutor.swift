@@ -66,6 +66,9 @@ final class QueueSerialExecutor: SerialExecutor {
     /// callback that the queue ran outside any task. Runtimes that call ``isIsolatingCurrentContext()`` (Swift 6.2 on
     /// Linux, OS 26 on Apple platforms) call this only when that answers `nil`, which it never does here, and stop
     /// with their own message.
+    ///
+    /// Isolation means the queue's exclusion, as ``Exec/isCurrent`` answers it: a block that runs for a caller parked in
+    /// a `sync` inside the queue passes, on whichever thread it runs.
     func checkIsolated() {
         if !Exec.isKnownInside(queue) {
             fatalError(
