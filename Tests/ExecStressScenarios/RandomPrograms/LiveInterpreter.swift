@@ -103,14 +103,9 @@ final class LiveInterpreter: Sendable {
         switch context.kind {
         case .direct: return true
         case .concurrent, .customSerial: return false
-        case .asyncQueue, .mutexQueue, .main:
+        case .asyncQueue, .mutexQueue, .main, .serializedMutex, .serializedAsync:
             guard let held = frame.held(group: context.group, in: pool) else { return false }
             return held.recorded ? true : nil
-        case .serializedMutex, .serializedAsync:
-            guard let held = frame.held.last(where: { $0.context == index }) else {
-                return frame.held(group: context.group, in: pool) == nil ? false : nil
-            }
-            return held.physical ? true : nil
         }
     }
 
@@ -123,9 +118,6 @@ final class LiveInterpreter: Sendable {
         default: break
         }
         if let held = frame.held(group: context.group, in: pool) {
-            // MutexContext: "a block that invokes the same context again ... runs the nested block inline on its own
-            // thread".
-            if context.kind == .serializedMutex { return held.physical }
             return context.reentersInline && held.recorded
         }
         let highest = frame.held.map { pool[$0.context].group }.max() ?? -1

@@ -15,9 +15,10 @@ struct ProgramContext: Sendable {
         case mutexQueue
         /// The main queue, however named: known through the record or the current queue, re-entered inline.
         case main
-        /// `.direct.serialized()`, a re-entrant mutex: known by its owning thread, re-entered inline on that thread.
+        /// `.direct.serialized()`, a re-entrant mutex: known through the record (its own entry), re-entered inline.
         case serializedMutex
-        /// A concurrent context of the user's made serial by `serialized()`: known by its draining thread.
+        /// A concurrent context of the user's made serial by `serialized()`: known through the record while a batch
+        /// runs, re-entered inline.
         case serializedAsync
         /// A user's serial context with the four requirements only: `isCurrent` is always `false`.
         case customSerial
@@ -51,17 +52,17 @@ struct ProgramContext: Sendable {
     /// that a block is inside this context.
     var isKnownByRecord: Bool {
         switch kind {
-        case .asyncQueue, .mutexQueue, .main: return true
+        case .asyncQueue, .mutexQueue, .main, .serializedMutex, .serializedAsync: return true
         default: return false
         }
     }
 
     /// Whether `invokeSync` from inside runs the block inline. README: "`invokeSync` from inside a serial asynchronous
-    /// context (`asyncQueue()`, `serialized()` contexts, `.main`) runs the block inline instead." (`serialized()`
-    /// contexts know only their own thread, so they are re-entered only where that thread is the caller's.)
+    /// context (`asyncQueue()`, `serialized()` contexts, `.main`) runs the block inline instead." Since issue #29 the
+    /// `serialized()` contexts enter the same record as queues, so they too are re-entered wherever it says inside.
     var reentersInline: Bool {
         switch kind {
-        case .asyncQueue, .main: return true
+        case .asyncQueue, .main, .serializedMutex, .serializedAsync: return true
         default: return false
         }
     }
