@@ -94,6 +94,46 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime((a, b)) {}
     }
 
+    /// Notifications.md: "once it is gone the observer receives nothing more". A new object that happens to take the
+    /// freed one's address must not be taken for it (an observer that kept the address alone would receive this post).
+    func testAnObserverOfAnObjectThatIsGoneReceivesNothingFromANewObjectAtItsAddress() throws {
+        let hub = NotificationHub()
+        let received = Recorder<Int>()
+        var model: Model? = Model()
+        let address = ObjectIdentifier(model!)
+        let observation = hub.addObserver(for: .number, object: model) { received.append($0) }
+        model = nil
+        var others: [Model] = []
+        var reused: Model?
+        for _ in 0..<10_000 {
+            let candidate = Model()
+            if ObjectIdentifier(candidate) == address {
+                reused = candidate
+                break
+            }
+            others.append(candidate)
+        }
+        let successor = try XCTUnwrap(reused, "the allocator never reused the address; nothing to check")
+        hub.post(.number, object: successor, payload: 1)
+        XCTAssertEqual(received.values, [])
+        withExtendedLifetime((observation, others)) {}
+    }
+
+    /// Notifications.md: "A post made from inside an observer block is delivered, depth first, before the outer post
+    /// continues." With two observers, breadth first would give a1, b1, a2, b2.
+    func testANestedPostReachesEveryObserverBeforeTheOuterPostContinues() {
+        let hub = NotificationHub()
+        let log = Recorder<String>()
+        let a = hub.addObserver(for: .number) { value in
+            log.append("a\(value)")
+            if value == 1 { hub.post(.number, payload: 2) }
+        }
+        let b = hub.addObserver(for: .number) { log.append("b\($0)") }
+        hub.post(.number, payload: 1)
+        XCTAssertEqual(log.values, ["a1", "a2", "b2", "b1"])
+        withExtendedLifetime((a, b)) {}
+    }
+
     func testHubDoesNotRetainTheObservedObject() {
         let hub = NotificationHub()
         var model: Model? = Model()

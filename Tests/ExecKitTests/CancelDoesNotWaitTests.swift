@@ -1,0 +1,97 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import ExecTestSupport
+import Synchronization
+import Testing
+
+/// *Timers and lifetimes*: "`cancel()` does not wait for a call of the handler that is already running elsewhere", and
+/// whatever a timer holds (handler, `parameter:`) is released once it can never run again (issue #32, untested
+/// promises 1 and 2). A `cancel()` that waited would deadlock a user who cancels while holding a lock the handler
+/// takes; here it would return only once the handler gave up waiting (10 s), and the test sees the handler finished.
+@Suite struct CancelDoesNotWaitTests {
+    /// Contexts whose handlers run on a thread of their own, so that the test thread can cancel while one is running:
+    /// the engine's concurrent and serial firings, both serialized kinds, and a context of the user's.
+    static let contexts: [Exec] = [
+        .utility, .asyncQueue(), .syncQueue(),
+        .queue(
+            DispatchQueue(label: "concurrent", attributes: .concurrent),
+            .concurrentAsync), .direct.serialized(), .utility.serialized(), .custom(MinimalSerialContext()),
+    ]
+
+    @Test(arguments: contexts, [false, true])
+    func cancelReturnsWhileTheHandlerIsStillRunning(context: Exec, periodic: Bool) {
+        let blocked = BlockedHandler()
+        let timer =
+            periodic
+            ? context.periodicTimer(interval: .milliseconds(1)) { blocked.run() }
+            : context.singleTimer(interval: .milliseconds(1)) { blocked.run() }
+        #expect(blocked.started.wait(timeout: .now() + 10) == .success, "the handler must start")
+        timer.cancel()
+        let finishedBeforeCancelReturned = blocked.finished.load(ordering: .acquiring)
+        #expect(!finishedBeforeCancelReturned, "cancel() waited for the running handler")
+        blocked.release.signal()
+        #expect(blocked.finishedSignal.wait(timeout: .now() + 10) == .success)
+        // Let any later tick that slipped in before the cancel finish too, then check no firing starts after.
+        let runs = blocked.runs.load(ordering: .acquiring)
+        for _ in 0..<4 { blocked.release.signal() }
+        context.alwaysAsync().invokeSync {}
+        let runsAfter = blocked.runs.load(ordering: .acquiring)
+        #expect(runsAfter <= runs + (periodic ? 1 : 0))
+    }
+
+    /// The `parameter:` variants hold their parameter as the handler does: released on `cancel()`, and once a one-shot
+    /// has fired.
+    @Test(arguments: contexts)
+    func aTimersParameterIsReleasedOnCancelAndAfterAOneShotFired(context: Exec) {
+        weak var cancelledParameter: Token?
+        weak var firedParameter: Token?
+        let fired = DispatchSemaphore(value: 0)
+        do {
+            let cancelled = Token()
+            cancelledParameter = cancelled
+            let timer = context.singleTimer(parameter: cancelled, interval: .seconds(3_600)) { _ in }
+            let once = Token()
+            firedParameter = once
+            let oneShot = context.singleTimer(parameter: once, interval: .milliseconds(1)) { _ in fired.signal() }
+            timer.cancel()
+            #expect(fired.wait(timeout: .now() + 10) == .success, "the one-shot timer must fire")
+            withExtendedLifetime(oneShot) {}
+        }
+        #expect(becomesNil { cancelledParameter }, "a cancelled timer still holds its parameter")
+        #expect(becomesNil { firedParameter }, "a fired one-shot timer still holds its parameter")
+    }
+
+    /// A periodic timer's parameter goes when the timer is cancelled.
+    @Test(arguments: contexts)
+    func aPeriodicTimersParameterIsReleasedOnCancel(context: Exec) {
+        weak var weakParameter: Token?
+        let ticked = DispatchSemaphore(value: 0)
+        do {
+            let parameter = Token()
+            weakParameter = parameter
+            let timer = context.periodicTimer(parameter: parameter, interval: .milliseconds(1)) { _ in ticked.signal() }
+            #expect(ticked.wait(timeout: .now() + 10) == .success, "the periodic timer must tick")
+            timer.cancel()
+        }
+        #expect(becomesNil { weakParameter }, "a cancelled periodic timer still holds its parameter")
+    }
+}
+
+/// A handler that blocks until released (at most 10 s, so that a `cancel()` that waits for it fails the test rather
+/// than hanging it).
+private final class BlockedHandler: Sendable {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let finishedSignal = DispatchSemaphore(value: 0)
+    let finished = Atomic(false)
+    let runs = Atomic(0)
+
+    func run() {
+        runs.add(1, ordering: .acquiringAndReleasing)
+        started.signal()
+        _ = release.wait(timeout: .now() + 10)
+        finished.store(true, ordering: .releasing)
+        finishedSignal.signal()
+    }
+}
