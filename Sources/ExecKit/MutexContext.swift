@@ -6,15 +6,15 @@ import ExecDispatch
 /// lock (type ``ExecutionType/mutex``).
 ///
 /// It is what `Exec.direct.serialized()` returns. Like CwlUtils' serializing context, it is re-entrant: a block that
-/// invokes the same context again, directly or through calls into other contexts, runs the nested block inline on its
-/// own thread, while other threads still wait their turn. (A `syncQueue()` cannot re-enter: that would deadlock, and
-/// ExecKit stops the program there instead.)
+/// invokes the same context again, directly or through calls into other contexts, runs the nested block inline, while
+/// other threads still wait their turn. (A `syncQueue()` cannot re-enter: that would deadlock, and ExecKit stops the
+/// program there instead.)
 ///
-/// - Thread-safety: may be used from any thread.
 /// Inside means the thread entered the context and has not left it, or runs for a caller parked in a `sync` that is
 /// inside it (that caller lends its lock; see *Choosing a context*). One record answers this for every serial context
 /// (`EnteredContexts`).
 ///
+/// - Thread-safety: may be used from any thread.
 /// - Cost: an uncontended lock and unlock around the block, plus an entry in the thread's record of entered contexts
 ///   (a thread-local read and two writes); a nested invoke costs a walk of that record.
 public final class MutexContext: ExecutionContext {
