@@ -36,6 +36,7 @@ rows=(
     ".main.invoke(_:with:) on the main queue|invokeWithLiteral main|callWithValue direct|5.0"
     "PThreadMutex.sync, uncontended|mutexSync direct|rawMutex direct|1.15"
     "syncQueue().invokeSync|invokeSync syncQueue|dispatchSync direct|1.3"
+    "Exec.direct.serialized().invokeSync (a MutexContext)|invokeSync serialized|dispatchSync direct|0.65"
     ".utility.invoke, calling thread|invokeAll utility|dispatchAsync direct|1.0|caller"
     ".utility.invoke, all threads (median of 3)|invokeAll utility|dispatchAsync direct|1.5|median"
     "one-shot timer schedule+cancel, calling thread|timerScheduleCancel direct|rawTimer direct|0.3|caller"
