@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecTestSupport
 import ExecTesting
 import Testing
 
@@ -85,6 +86,25 @@ import Testing
             coordinator.runUntilIdle()
         }
         #expect(result.standardErrorText.contains("was called from inside work that the coordinator is running"))
+    }
+
+    /// TestingWithVirtualTime.md: driving time "from another thread while it runs stops the program with a message"
+    /// (issue #32, untested promise 12).
+    @Test func drivingTimeFromAnotherThreadWhileItRunsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            coordinator.main.invoke {
+                let finished = DispatchSemaphore(value: 0)
+                startDetachedThread {
+                    coordinator.runUntilIdle()
+                    finished.signal()
+                }
+                // The other thread's call stops the process; waiting here is bounded, so a broken check cannot hang.
+                _ = finished.wait(timeout: .now() + 10)
+            }
+            coordinator.runUntilIdle()
+        }
+        #expect(result.standardErrorText.contains("was called while another thread is running its work"))
     }
 
     @Test func assertNoPendingWorkStopsByDefaultListingThePendingWork() async {
