@@ -14,6 +14,12 @@ import ExecDispatch
 /// inline what the caller could. A context that must not re-enter (a `syncQueue()`, a mutex-type queue) checks the
 /// record and stops with a message instead of running inline.
 ///
+/// The block runs inside what its caller holds, not what its own thread holds further down the stack: a thread that
+/// is inside a context and spins a nested run loop, which runs another thread's `Exec.main.invokeSync` block, is not
+/// inside that context in the block. Re-entering it there stops (a mutex queue, through libdispatch's own check too)
+/// or waits (a `MutexContext`, which before this record answered by thread and ran inline). Such a block runs inside
+/// a critical section it never entered; queue the work with `invokeAsync` instead.
+///
 /// Why: libdispatch answers "which queue is running me?" with the queue of the innermost `sync` only. Inside
 /// `lock.invokeSync { other.sync { … } }` the current queue is `other`, and `other` does not target `lock`, so a
 /// queue-specific look-up cannot tell that this thread holds `lock`; a second `lock.invokeSync` there would die in
