@@ -63,24 +63,24 @@ final class SerializedContext: ExecutionContext {
     var isCurrent: Bool { EnteredContexts.contains(EnteredContexts.Key(context: self)) }
 
     func invoke(_ execute: @escaping @Sendable () -> Void) {
-        let drain = state.withLock { state -> UInt64? in
-            state.pending.append(execute)
-            guard state.phase == .idle else { return nil }
-            return state.finishBatch()
-        }
-        if let drain { submitDrain(drain) }
+        append(execute, withoutHopLatency: false)
     }
 
     /// Queues a timer firing that the wrapped context's own timer delivers, as ``invoke(_:)`` queues a block, except
     /// that on a `TestCoordinator` the drain it may need is due at once, without the coordinator's hop latency: that
     /// hop is ExecKit's, not the caller's, and must not move the firing off its deadline.
     private func deliverFiring(_ firing: @escaping @Sendable () -> Void) {
+        append(firing, withoutHopLatency: true)
+    }
+
+    /// Adds `block` to the FIFO, and submits a drain if none is submitted or running.
+    private func append(_ block: @escaping @Sendable () -> Void, withoutHopLatency: Bool) {
         let drain = state.withLock { state -> UInt64? in
-            state.pending.append(firing)
+            state.pending.append(block)
             guard state.phase == .idle else { return nil }
             return state.finishBatch()
         }
-        if let drain { submitDrain(drain, withoutHopLatency: true) }
+        if let drain { submitDrain(drain, withoutHopLatency: withoutHopLatency) }
     }
 
     /// Submits drain `number` to the wrapped context. If that context lets go of it without running it (a

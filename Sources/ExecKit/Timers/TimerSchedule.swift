@@ -119,9 +119,7 @@ struct TimerSchedule: ~Copyable {
     /// its handler for good; a periodic timer lends it and is listed as running until
     /// ``reschedule(_:sequence:now:)``.
     mutating func takeNextDue(now: UInt64) -> DueTimer? {
-        guard let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) else { return nil }
-        let reference = heap.removeFirst()
-        let (period, sequence) = reference._withUnsafeGuaranteedRef { ($0.period, $0.sequence) }
+        guard let (reference, period, sequence) = removeFirstDue(now: now) else { return nil }
         if period == 0 { return DueTimer(handler: finish(reference), periodic: nil, sequence: sequence) }
         markRunning(reference, sequence: sequence)
         return DueTimer(
@@ -134,9 +132,7 @@ struct TimerSchedule: ~Copyable {
     /// - Returns: How many it moved: the engine submits one job per timer, each calling ``takeReady()`` once.
     mutating func moveDueToReady(now: UInt64) -> Int {
         var moved = 0
-        while let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) {
-            let reference = heap.removeFirst()
-            let (period, sequence) = reference._withUnsafeGuaranteedRef { ($0.period, $0.sequence) }
+        while let (reference, period, sequence) = removeFirstDue(now: now) {
             if period == 0 {
                 reference._withUnsafeGuaranteedRef { $0.index.store(EngineTimer.waiting, ordering: .relaxed) }
             } else {
@@ -270,6 +266,15 @@ struct TimerSchedule: ~Copyable {
 
     // MARK: - Timer states
 
+    /// The earliest pending timer, taken out of the heap if it is due at `now`, with its period and sequence.
+    @inline(__always)
+    private mutating func removeFirstDue(now: UInt64) -> (Unmanaged<EngineTimer>, period: UInt64, sequence: UInt64)? {
+        guard let first = heap.first, first._withUnsafeGuaranteedRef({ $0.deadline <= now }) else { return nil }
+        let reference = heap.removeFirst()
+        let (period, sequence) = reference._withUnsafeGuaranteedRef { ($0.period, $0.sequence) }
+        return (reference, period, sequence)
+    }
+
     @inline(__always)
     private mutating func enqueue(_ timer: Unmanaged<EngineTimer>) {
         timer._withUnsafeGuaranteedRef { $0.sequence = nextSequence }
@@ -294,7 +299,7 @@ struct TimerSchedule: ~Copyable {
     }
 
     private func isRunning(_ timer: Unmanaged<EngineTimer>, sequence: UInt64) -> Bool {
-        running.contains { $0.timer.toOpaque() == timer.toOpaque() && $0.sequence == sequence }
+        runningPosition(of: timer, sequence: sequence) != nil
     }
 
     /// Takes a periodic timer off `running`.
@@ -302,13 +307,15 @@ struct TimerSchedule: ~Copyable {
     /// - Returns: Whether it was there (and so is alive, with its handler's return still to come).
     @discardableResult
     private mutating func forgetRunning(_ timer: Unmanaged<EngineTimer>, sequence: UInt64) -> Bool {
-        guard
-            let position = running.firstIndex(where: {
-                $0.timer.toOpaque() == timer.toOpaque() && $0.sequence == sequence
-            })
-        else { return false }
+        guard let position = runningPosition(of: timer, sequence: sequence) else { return false }
         running.remove(at: position)
         return true
+    }
+
+    /// Where `running` lists `timer` taken out with `sequence` (address and sequence both: a timer freed meanwhile may
+    /// have left its address to a new one).
+    private func runningPosition(of timer: Unmanaged<EngineTimer>, sequence: UInt64) -> Int? {
+        running.firstIndex { $0.timer.toOpaque() == timer.toOpaque() && $0.sequence == sequence }
     }
 
     // MARK: - Time arithmetic

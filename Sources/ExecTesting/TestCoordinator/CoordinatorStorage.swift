@@ -84,17 +84,20 @@ final class CoordinatorStorage: Sendable {
         let period = interval.saturatingNanoseconds
         let origin = captureOrigin(of: .singleTimer)
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
-            guard repeats else {
-                let work = ScheduledWork(queue: queue, kind: .singleTimer, origin: origin, body: body)
-                if state.isClosed { return (.none, work) }
-                return (state.schedule(work, at: state.now &+ min(period, .max - state.now)), nil)
+            let work: ScheduledWork
+            let deadline: UInt64
+            if repeats {
+                let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
+                work = ScheduledWork(
+                    queue: queue, kind: .periodicTimer(interval: interval), origin: origin, body: body,
+                    repetition: repetition)
+                deadline = repetition.deadline
+            } else {
+                work = ScheduledWork(queue: queue, kind: .singleTimer, origin: origin, body: body)
+                deadline = state.now &+ min(period, .max - state.now)
             }
-            let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
-            let work = ScheduledWork(
-                queue: queue, kind: .periodicTimer(interval: interval), origin: origin, body: body,
-                repetition: repetition)
             if state.isClosed { return (.none, work) }
-            return (state.schedule(work, at: repetition.deadline), nil)
+            return (state.schedule(work, at: deadline), nil)
         }
         withExtendedLifetime(refused) {}  // released after unlocking
         return token
