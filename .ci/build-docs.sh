@@ -2,7 +2,9 @@
 # Builds the DocC documentation of every public module with the toolchain's own `docc` (no plugin dependency), and
 # fails on any DocC warning, an unresolved symbol or article link included.
 #
-# Usage: .ci/build-docs.sh [scratch-dir]   (default .build-docs; writes <scratch-dir>/docs/<Module>.doccarchive)
+# Usage: .ci/build-docs.sh [scratch-dir]   (default .build-docs; writes <scratch-dir>/docs/<Module>.doccarchive, and
+# <scratch-dir>/docs/ExecKit-all.doccarchive: the five merged under one landing page, a static site that any file
+# server can serve, as README's "Read the documentation" line does with python3's http.server)
 #
 # How long it takes (measured 2026-11-23, 2 shared cores under load from other builds, Swift 6.3.1): 64 s from an
 # empty scratch directory, nearly all of it the debug build; 12 s when the build is up to date (the symbol-graph
@@ -79,4 +81,8 @@ if [ "$status" -ne 0 ]; then
     echo "error: the documentation has problems; fix Sources/<Module>/<Module>.docc or the doc comments." >&2
     exit 1
 fi
-echo "Documentation archives: $out/<Module>.doccarchive"
+echo "== docc merge"
+archives=()
+for module in "${modules[@]}"; do archives+=("$out/$module.doccarchive"); done
+"$docc" merge "${archives[@]}" --synthesized-landing-page-name ExecKit --output-path "$out/ExecKit-all.doccarchive"
+echo "Documentation archives: $out/<Module>.doccarchive, and all five in $out/ExecKit-all.doccarchive"

@@ -7,6 +7,7 @@
 import Benchmark
 import BenchmarkSupport
 import ExecKit
+import Synchronization
 
 func registerInvokeBenchmarks() {
     let direct: Exec = identity(.direct)
@@ -18,7 +19,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeWithValueThroughParameter(direct, cell) }
         blackHole(cell.value)
     }
-    registerClosureCallBaseline(for: "Exec.direct.invokeWithValue")
+    registerBaseline(for: "Exec.direct.invokeWithValue", .closureCalledWithValue)
 
     // A closure literal capturing one object (the common `self` capture): its context is the object, nothing is
     // allocated.
@@ -28,6 +29,8 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeCapturingObject(direct, counter) }
         blackHole(counter.value)
     }
+    // The baseline builds the same closure and calls it. Handed to a function that is not inlined, the closure would
+    // also pay a retain and a release of the object (12 ns here): `invoke` inlines, and its `.direct` branch does not.
     Benchmark("Exec.direct.invoke.capturingObject (baseline: closure call)", configuration: Suite.configuration()) {
         benchmark in
         let counter = Counter()
@@ -44,7 +47,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeThroughParameter(direct, cell) }
         blackHole(cell.value)
     }
-    registerClosureCallBaseline(for: "Exec.direct.invoke.capturingValue")
+    registerBaseline(for: "Exec.direct.invoke.capturingValue", .escapingClosure)
 
     // The delivery step as a callback API writes it: `context.invoke(completion, with: result)` with `completion` a
     // closure *value* (a parameter). Swift passes it to the generic `invoke(_:with:)` through a reabstraction thunk
@@ -57,7 +60,16 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeExistingWithValue(direct, completion, cell) }
         blackHole(cell.value)
     }
-    registerClosureCallBaseline(for: "Exec.direct.invokeWithValue.closureValue")
+    Benchmark(
+        "Exec.direct.invokeWithValue.closureValue (baseline: closure value called through a generic function)",
+        configuration: Suite.configuration()
+    ) { benchmark in
+        let cell = Cell()
+        let completion = opaqueHandler { (cell: Cell) in cell.increment() }
+        benchmark.startMeasurement()  // the cell and the closure are set-up, not measured
+        for _ in benchmark.scaledIterations { callGenerically(completion, with: cell) }
+        blackHole(cell.value)
+    }
 
     // The callback API's usual case: the completion already exists as a closure value, so invoking it forms none.
     Benchmark("Exec.direct.invoke.existingClosure", configuration: Suite.configuration()) { benchmark in
@@ -82,7 +94,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { switchOnDirect(direct, cell) }
         blackHole(cell.value)
     }
-    registerClosureCallBaseline(for: "Exec.switch.case.direct")
+    registerBaseline(for: "Exec.switch.case.direct", .closure)
 
     let custom: Exec = identity(.custom(ImmediateContext()))
     Benchmark("Exec.custom.immediate.invoke", configuration: Suite.configuration()) { benchmark in
@@ -91,7 +103,7 @@ func registerInvokeBenchmarks() {
         for _ in benchmark.scaledIterations { invokeThroughParameter(custom, cell) }
         blackHole(cell.value)
     }
-    registerClosureCallBaseline(for: "Exec.custom.immediate.invoke")
+    registerBaseline(for: "Exec.custom.immediate.invoke", .escapingClosure)
 }
 
 /// A callback API's last step: run the completion in the caller's context.
@@ -161,23 +173,128 @@ func switchOnDirect(_ context: Exec, _ cell: Cell) {
     }
 }
 
-/// Registers `"<name> (baseline: closure call)"`: the same work as `name` without ExecKit, `callClosureDirectly`, on
-/// the main queue when `onMainQueue` is set. Only the sample is wrapped; each operation is the bare call.
-func registerClosureCallBaseline(for name: String, onMainQueue: Bool = false) {
-    Benchmark("\(name) (baseline: closure call)", configuration: Suite.configuration()) { benchmark in
+/// The work of an ExecKit row without ExecKit, from the cheapest to the most a caller can pay: what a baseline does.
+enum BaselineCall {
+    /// A capturing closure built and called in place (the optimizer may inline it): the floor of any call.
+    case closure
+    /// A capturing closure literal handed, escaping, to a function that calls it: its context is allocated in the
+    /// caller when it captures a value, as for `Exec.invoke`.
+    case escapingClosure
+    /// A non-capturing closure literal handed to a generic function with the value it takes, which calls it.
+    case closureCalledWithValue
+    /// `dispatchPrecondition(.onQueue(.main))`, libdispatch's own current-queue check, then ``escapingClosure``.
+    case mainQueueAssertThenEscapingClosure
+    /// `dispatchPrecondition(.onQueue(.main))`, then ``closureCalledWithValue``.
+    case mainQueueAssertThenClosureCalledWithValue
+
+    /// The name the table shows for this baseline.
+    var label: String {
+        switch self {
+        case .closure: "closure call"
+        case .escapingClosure: "escaping closure call"
+        case .closureCalledWithValue: "closure called with a value"
+        case .mainQueueAssertThenEscapingClosure: "main-queue dispatchPrecondition + escaping closure call"
+        case .mainQueueAssertThenClosureCalledWithValue: "main-queue dispatchPrecondition + closure called with a value"
+        }
+    }
+}
+
+/// Registers `"<name> (baseline: <call's label>)"`: the same work as `name` without ExecKit, on the main queue when
+/// `onMainQueue` is set. Only the sample is wrapped; each operation is one non-inlined call.
+func registerBaseline(for name: String, _ call: BaselineCall, onMainQueue: Bool = false) {
+    Benchmark("\(name) (baseline: \(call.label))", configuration: Suite.configuration()) { benchmark in
         let cell = Cell()
+        let escapingCall = opaqueEscapingCall()
+        let valueCall = opaqueValueCall()
         benchmark.startMeasurement()  // allocating the cell is set-up, not measured
-        let sample = { for _ in benchmark.scaledIterations { callClosureDirectly(cell) } }
+        let sample = {
+            switch call {
+            case .closure: for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
+            case .escapingClosure: for _ in benchmark.scaledIterations { callEscapingClosure(cell, escapingCall) }
+            case .closureCalledWithValue: for _ in benchmark.scaledIterations { callClosureWithValue(cell, valueCall) }
+            case .mainQueueAssertThenEscapingClosure:
+                for _ in benchmark.scaledIterations { assertMainQueueThenCallEscapingClosure(cell, escapingCall) }
+            case .mainQueueAssertThenClosureCalledWithValue:
+                for _ in benchmark.scaledIterations { assertMainQueueThenCallClosureWithValue(cell, valueCall) }
+            }
+        }
         if onMainQueue { ExecKitBenchmarks.onMainQueue(sample) } else { sample() }
         blackHole(cell.value)
     }
 }
 
-/// The same work without ExecKit: build the capturing closure and call it.
+/// ``BaselineCall/closure``.
 @inline(never)
 func callClosureDirectly(_ cell: Cell) {
     let completion: @Sendable () -> Void = { cell.increment() }
     completion()
+}
+
+/// ``BaselineCall/escapingClosure``.
+@inline(never)
+func callEscapingClosure(_ cell: Cell, _ call: EscapingCall) {
+    call { cell.increment() }
+}
+
+/// ``BaselineCall/closureCalledWithValue``.
+@inline(never)
+func callClosureWithValue(_ cell: Cell, _ call: ValueCall) {
+    call({ (cell: Cell) in cell.increment() }, cell)
+}
+
+/// ``BaselineCall/mainQueueAssertThenEscapingClosure``.
+@inline(never)
+func assertMainQueueThenCallEscapingClosure(_ cell: Cell, _ call: EscapingCall) {
+    dispatchPrecondition(condition: .onQueue(mainQueue))
+    call { cell.increment() }
+}
+
+/// ``BaselineCall/mainQueueAssertThenClosureCalledWithValue``.
+@inline(never)
+func assertMainQueueThenCallClosureWithValue(_ cell: Cell, _ call: ValueCall) {
+    dispatchPrecondition(condition: .onQueue(mainQueue))
+    call({ (cell: Cell) in cell.increment() }, cell)
+}
+
+/// Calls `body` now, unless `call.keeps`, when it keeps it for later: the shape of `invoke` on `.direct`, whose other
+/// branches let the closure escape, so its context must be built. (A function that only calls its closure parameter is
+/// specialized for the closure literal at each call site, `@inline(never)` notwithstanding, and the context never
+/// built: a baseline doing less than `invoke`.) `keeps` is always `false` here, but the optimizer cannot know.
+struct EscapingCall: Sendable {
+    let keeps: Bool
+
+    @inline(never)
+    func callAsFunction(_ body: @escaping @Sendable () -> Void) {
+        if keeps { keptClosure.withLock { $0 = body } } else { body() }
+    }
+}
+
+/// ``EscapingCall`` for a closure that takes a value.
+struct ValueCall: Sendable {
+    let keeps: Bool
+
+    @inline(never)
+    func callAsFunction(_ body: @escaping @Sendable (Cell) -> Void, _ value: Cell) {
+        if keeps { keptClosure.withLock { $0 = { body(value) } } } else { body(value) }
+    }
+}
+
+/// Where an ``EscapingCall`` would keep its closure; never written, as `keeps` is `false`.
+private let keptClosure = Mutex<(@Sendable () -> Void)?>(nil)
+
+/// An ``EscapingCall`` that calls at once, as far as the optimizer knows, maybe not.
+func opaqueEscapingCall() -> EscapingCall { EscapingCall(keeps: identity(false)) }
+
+/// A ``ValueCall`` that calls at once, as far as the optimizer knows, maybe not.
+func opaqueValueCall() -> ValueCall { ValueCall(keeps: identity(false)) }
+
+/// Calls a closure it was handed to keep with a value, through a generic function that is never specialized: a
+/// closure *value* reaches it through a reabstraction thunk built in the caller, as it reaches the generic
+/// `invoke(_:with:)`. (Specialized for `Cell`, the optimizer needs no thunk, and the baseline does less.)
+@inline(never)
+@_semantics("optimize.sil.specialize.generic.never")
+func callGenerically<Value>(_ body: @escaping @Sendable (Value) -> Void, with value: Value) {
+    body(value)
 }
 
 /// A user's own immediate context, implementing only the protocol's four requirements.

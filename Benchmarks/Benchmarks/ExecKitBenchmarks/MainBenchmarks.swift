@@ -30,8 +30,10 @@ func registerMainBenchmarks() {
         }
         precondition(cell.value == benchmark.scaledIterations.count, ".main did not run the block immediately")
     }
-    registerClosureCallBaseline(for: "Exec.main.invokeWithValue.onMainQueue", onMainQueue: true)
-    registerClosureCallBaseline(for: "Exec.main.invoke.onMainQueue", onMainQueue: true)
+    // The floor of the check: libdispatch's own assertion that the main queue is current, then the same call.
+    registerBaseline(
+        for: "Exec.main.invokeWithValue.onMainQueue", .mainQueueAssertThenClosureCalledWithValue, onMainQueue: true)
+    registerBaseline(for: "Exec.main.invoke.onMainQueue", .mainQueueAssertThenEscapingClosure, onMainQueue: true)
 }
 
 /// Runs `body` on the main queue and waits for it; inline when already there.
