@@ -73,6 +73,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         }
     }
 
+    // Guarantees: G-actor-serial-executor
     @Test func anActorOnASerialContextNeverInterleaves() async {
         let context = Exec.asyncQueue()
         let array = SafeArray(executor: context.unownedSerialExecutor)
@@ -96,6 +97,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         #expect(interleaved, "without a serial executor the appends should overlap")
     }
 
+    // Guarantees: G-actor-serial-executor
     @Test func everySerialContextKindIsAnActorExecutor() async {
         for context in [
             Exec.asyncQueue(), .syncQueue(), .direct.serialized(), .utility.serialized(),
@@ -109,6 +111,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         }
     }
 
+    // Guarantees: G-mutexcontext-executor-queued, G-actor-queue-executor
     @Test func theExecutorBelongsToTheContext() {
         let context = Exec.asyncQueue()
         #expect(same(context.unownedSerialExecutor, context.unownedSerialExecutor))
@@ -119,6 +122,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
     }
 
     /// A callback the context runs outside any task may still assume the actor's isolation: it is on the queue.
+    // Guarantees: G-actor-assume-isolated-callbacks
     @Test func assumeIsolatedSucceedsInCallbacksOnTheActorsContext() async {
         let context = Exec.asyncQueue()
         let counter = Counter(context: context)
@@ -161,6 +165,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
         #expect(await counter.countingThroughInvokeSync() == 1)
     }
 
+    // Guarantees: G-actor-main-executor
     @Test func anActorOnMainIsIsolatedWithTheMainActor() async {
         let onMain = MainBound()
         #expect(await onMain.runsOnTheMainActor())
@@ -168,6 +173,7 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
 
     /// A serial context made from the main queue is the main actor's too; on Linux each `DispatchQueue.main` is a new
     /// wrapper, so an executor of its own, kept for the first wrapper, would outlive it.
+    // Guarantees: G-actor-main-executor
     @Test func aSerialContextOnTheMainQueueIsTheMainActor() async {
         for type in [ExecutionType.serialAsync, .conditionallyAsync(true)] {
             #expect(same(Exec.queue(.main, type).unownedSerialExecutor, MainActor.sharedUnownedExecutor))
@@ -177,11 +183,14 @@ final class NaiveThreadPerJobExecutor: SerialExecutor {
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-actor-concurrent-no-executor, G-custom-no-serial-executor
     @Test func aConcurrentContextHasNoSerialExecutor() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.unownedSerialExecutor
         }
         #expect(result.standardErrorText.contains("is concurrent, so it cannot be an actor's executor"))
+        let suggestion = "Use a serial context: .utility.serialized(), Exec.asyncQueue() or .main."
+        #expect(result.standardErrorText.contains(suggestion))
         let custom = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = MinimalSerialContext().unownedSerialExecutor
         }

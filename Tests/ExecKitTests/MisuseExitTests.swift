@@ -16,6 +16,7 @@ import Darwin
 
 /// Every misuse stops the program with ExecKit's message, naming the context and what to use instead, including
 /// when another queue's `sync` stands between the two entries (libdispatch's own trap prints nothing useful).
+// Guarantees: G-misuse-stops-with-message
 @Suite struct MisuseExitTests {
     static let syncQueueMessage = "was invoked from inside that same queue, directly or through sync calls"
 
@@ -57,6 +58,7 @@ import Darwin
         #expect(result.standardErrorText.contains(Self.syncQueueMessage))
     }
 
+    // Guarantees: G-queue-given-type
     @Test func aMutexQueueEnteredThroughAChildQueueStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let parent = DispatchQueue(label: "parent.lock")
@@ -85,6 +87,7 @@ import Darwin
 
     /// `Exec.main.invokeSync` inside an earlier one, through another queue's `sync`, runs inline, as a serial
     /// asynchronous context does when the caller is inside it, instead of waiting for the main queue forever.
+    // Guarantees: G-invokesync-inline-inside
     @Test func mainInvokeSyncInsideItselfThroughAnotherQueueRunsInline() async {
         await #expect(processExitsWith: .success) {
             let other = DispatchQueue(label: "other")
@@ -115,11 +118,17 @@ import Darwin
     }
 
     @Test func aNonPositivePeriodNamesTheCallAndWhereItWasMade() async {
+        // The line of the call, as the exit test's child process knows it: the macro moves the closure's body into a
+        // function of its own, whose source locations are the macro's line, one above the call.
+        let macroLine = #line + 1
         let plain = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.utility.periodicTimer(interval: .zero) {}
         }
         #expect(plain.standardErrorText.contains("periodicTimer(interval:handler:) needs a positive interval"))
-        #expect(plain.standardErrorText.contains("MisuseExitTests.swift"))
+        let place = plain.standardErrorText
+        #expect(
+            place.contains("(called at ExecKitTests/MisuseExitTests.swift:\(macroLine))")
+                || place.contains("(called at ExecKitTests/MisuseExitTests.swift:\(macroLine + 1))"), "\(place)")
         let withParameter = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Exec.custom(MinimalSerialContext()).periodicTimer(parameter: 1, interval: .seconds(-1)) { _ in }
         }

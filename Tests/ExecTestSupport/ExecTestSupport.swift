@@ -237,3 +237,18 @@ package func builtProduct(named name: String) -> URL? {
 
 /// A class of the test binary's own, so that `Bundle(for:)` names the bundle it was loaded from.
 private final class ProductSearchAnchor {}
+
+/// `task`'s value, or `nil` when it has not finished within `seconds`: a test that fails instead of hanging.
+package func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: Double = 30) async -> Value? {
+    await withCheckedContinuation { continuation in
+        let pending = LockedBox<CheckedContinuation<Value?, Never>?>(continuation)
+        let finish: @Sendable (Value?) -> Void = { value in
+            pending.withLock { pending in
+                defer { pending = nil }
+                return pending
+            }?.resume(returning: value)
+        }
+        Task { finish(await task.value) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { finish(nil) }
+    }
+}

@@ -10,6 +10,7 @@ import Testing
 
 /// Misuse and forbidden scheduling stop the program with a message that says what happened and where.
 @Suite struct MisuseExitTests {
+    // Guarantees: G-virtual-unimplemented-stops
     @Test func schedulingOnAnUnimplementedContextStopsNamingTheTestsFileAndLine() async {
         let invoke = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = Exec.unimplemented("analytics")
@@ -30,6 +31,33 @@ import Testing
         #expect(task.standardErrorText.contains("a task job was enqueued on the taskExecutor on Exec.unimplemented"))
     }
 
+    /// Every way of scheduling stops, not only `invoke` and timers (issue #32: these three were not checked).
+    // Guarantees: G-virtual-unimplemented-stops
+    @Test func invokeAsyncOnAnUnimplementedContextStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Exec.unimplemented("sync").invokeAsync {}
+        }
+        #expect(result.standardErrorText.contains("invokeAsync was called on Exec.unimplemented(\"sync\")"))
+    }
+
+    // Guarantees: G-virtual-unimplemented-stops
+    @Test func invokeSyncOnAnUnimplementedContextStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Exec.unimplemented("sync").invokeSync {}
+        }
+        #expect(result.standardErrorText.contains("invokeSync was called on Exec.unimplemented(\"sync\")"))
+    }
+
+    // Guarantees: G-virtual-unimplemented-stops
+    @Test func startingATaskOnAnUnimplementedContextStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Exec.unimplemented("tasks").task { 1 }
+        }
+        // `task { }` on a context of one's own goes through its task executor, which stops when the job arrives.
+        #expect(result.standardErrorText.contains("was enqueued on the taskExecutor on Exec.unimplemented(\"tasks\")"))
+    }
+
+    // Guarantees: G-virtual-mutex-reentry-stops
     @Test func workRunForAWaitingCallerThatEntersTheCallersQueueStops() async {
         // Real queues would deadlock: the caller holds "m" and waits for "q"; q's earlier block waits for "m".
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
@@ -42,6 +70,7 @@ import Testing
         #expect(result.standardErrorText.contains("entered \"m\" while a caller inside \"m\" was waiting"))
     }
 
+    // Guarantees: G-virtual-override-main-warning
     @Test func overridingOnTheRealMainQueueWarnsOnceOnStandardError() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             await MainActor.run {
@@ -55,6 +84,7 @@ import Testing
         #expect(text.split(separator: "ExecTesting:", omittingEmptySubsequences: false).count == 2, "once per process")
     }
 
+    // Guarantees: G-virtual-override-main-warning
     @Test func overridingOffTheMainQueueIsSilent() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             TestCoordinator().overridingSharedContexts {}
@@ -62,12 +92,14 @@ import Testing
         #expect(!result.standardErrorText.contains("ExecTesting:"))
     }
 
+    // Guarantees: G-virtual-unimplemented-readable
     @Test func readingAnUnimplementedContextDoesNotFail() {
         let context = Exec.unimplemented()
         #expect(!context.isCurrent)
         #expect(context.type == .concurrentAsync)
     }
 
+    // Guarantees: G-virtual-mutex-reentry-stops
     @Test func reenteringASimulatedMutexQueueStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
@@ -79,6 +111,7 @@ import Testing
         #expect(result.standardErrorText.contains("use invokeAsync"))
     }
 
+    // Guarantees: G-virtual-drive-misuse-stops
     @Test func drivingTimeFromInsideCoordinatorWorkStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
@@ -90,6 +123,7 @@ import Testing
 
     /// TestingWithVirtualTime.md: driving time "from another thread while it runs stops the program with a message"
     /// (issue #32, untested promise 12).
+    // Guarantees: G-virtual-drive-misuse-stops
     @Test func drivingTimeFromAnotherThreadWhileItRunsStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
@@ -107,6 +141,7 @@ import Testing
         #expect(result.standardErrorText.contains("was called while another thread is running its work"))
     }
 
+    // Guarantees: G-virtual-assert-no-pending
     @Test func assertNoPendingWorkStopsByDefaultListingThePendingWork() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
