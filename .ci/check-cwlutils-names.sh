@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every CwlUtils name that ExecKit does not keep must be a compile error naming the replacement (issue #20): typecheck
 # .ci/cwlutils-names.swift against the debug build and expect one message per line. Run after `swift build`.
+# Guarantees: G-cwlutils-names-compile-error
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(swift build --show-bin-path)

@@ -21,6 +21,7 @@ if grep -E '/Benchmarks/(Benchmarks|Sources)/.*: (warning|error):' "$log"; then
 fi
 
 # Check only the benchmarks that have thresholds: Thresholds/<Suite>.<benchmark>.p90.json.
+# Guarantees: G-alloc-free-paths (the zero-allocation rows of Thresholds/)
 names=()
 for file in Thresholds/*.p90.json; do
     name=${file#Thresholds/}

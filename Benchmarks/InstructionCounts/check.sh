@@ -30,6 +30,9 @@ swift build -c release --product InstructionCounts >/dev/null
 
 # row | ExecKit operation and context | peer operation and context | largest ratio allowed | how to count
 #   how to count: empty (once, all threads), "caller" (the calling thread only), "median" (median of three, all threads)
+# Guarantees: G-direct-cost-call (the two .direct rows), G-hub-post-cost (the NotificationHub rows)
+# Guarantees: G-dispatch-main-cost (.main's row), G-mutex-sync-cost (the PThreadMutex row)
+# Guarantees: G-timer-schedule-cost (the schedule+cancel rows, with Thresholds/'s one allocation)
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
@@ -84,6 +87,7 @@ done
 # Allocations that the harness cannot count steadily (libdispatch's own continuation allocations move its
 # process-wide count from run to run), counted as malloc calls under callgrind (mallocs.sh), which repeat.
 # row | operation and context | largest mallocs per operation allowed
+# Guarantees: G-task-job-allocations (no box per job on .default's executor)
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
     "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"

@@ -17,7 +17,7 @@ extension DispatchQueue {
     ///
     /// Each queue is marked, on first use, with a key of its own; the answer looks that key up through the running
     /// queue's target chain. So it is the same whatever was asked before, and a block on `child` (targeting `parent`)
-    /// is on both.
+    /// is on both. <!-- G-queue-identity-targets -->
     ///
     /// - Guarantee: no **false positives**: `true` means this queue (or one targeting it) is running the caller, so
     ///   nothing else runs on this queue, if it is serial, until the caller returns. **False negatives** remain in two
@@ -25,9 +25,10 @@ extension DispatchQueue {
     ///   `thisQueue.sync { other.sync { thisQueue.isCurrent } }` is `false` (ExecKit's contexts keep a thread-local
     ///   record to see through that; see `Exec.isCurrent`). And a global queue always answers `false`: every queue
     ///   targets one, so "running on it" means nothing a caller could rely on.
+    ///   <!-- G-dispatch-iscurrent-no-false-positives -->
     /// - Cost: two queue-specific look-ups through libdispatch's C functions (about 140 instructions, each taking the
-    ///   queue's specifics lock); the first call on a queue also marks it.
-    /// - Thread-safety: may be called from any thread.
+    ///   queue's specifics lock); the first call on a queue also marks it. <!-- G-dispatch-iscurrent-cost -->
+    /// - Thread-safety: may be called from any thread. <!-- G-dispatch-identity-any-thread -->
     public var isCurrent: Bool {
         currentness == .current
     }

@@ -7,7 +7,7 @@ public import Dispatch
 // cancelled before it fires must already be resumed.
 
 extension DispatchSource {
-    /// A timer that calls `handler` once, `interval` from now, on `queue`.
+    /// A timer that calls `handler` once, `interval` from now, on `queue`. <!-- G-dispatch-single-timer-once -->
     ///
     /// - Parameters:
     ///   - interval: How long from now; a negative interval fires as soon as possible.
@@ -15,6 +15,7 @@ extension DispatchSource {
     ///   - queue: Where `handler` runs; `nil` means a default-QoS global queue.
     ///   - handler: The work to run when the timer fires.
     /// - Returns: The resumed timer. Cancel it to stop it before it fires; releasing it without cancelling is safe.
+    ///   <!-- G-dispatch-timer-release-safe -->
     public static func singleTimer(
         interval: DispatchTimeInterval,
         leeway: DispatchTimeInterval = .nanoseconds(0),
@@ -30,7 +31,7 @@ extension DispatchSource {
     ///
     /// The parameter lets a handler that re-arms its timer (see
     /// ``Dispatch/DispatchSourceTimer/scheduleOneshot(parameter:interval:leeway:handler:)``) tell a stale firing
-    /// from the current one.
+    /// from the current one. <!-- G-dispatch-rearm-stale -->
     public static func singleTimer<Parameter: Sendable>(
         parameter: Parameter,
         interval: DispatchTimeInterval,
@@ -44,7 +45,7 @@ extension DispatchSource {
     /// A timer that calls `handler` every `interval` on `queue`, first `interval` from now.
     ///
     /// - Precondition: `interval` is positive; zero or negative intervals stop the program with a message instead of
-    ///   spinning.
+    ///   spinning. <!-- G-dispatch-repeating-positive -->
     /// - Returns: The resumed timer; it fires until cancelled.
     public static func repeatingTimer(
         interval: DispatchTimeInterval,
@@ -92,7 +93,8 @@ extension DispatchSourceTimer {
     ///
     /// Call it from the timer's queue (typically from its own handler): a firing already under way then finishes with
     /// the old handler and old parameter, and comparing the parameter with the current one tells such a stale firing
-    /// apart. From another thread, a firing that has not started may already run the new handler.
+    /// apart. <!-- G-dispatch-rearm-stale --> From another thread, a firing that has not started may already run the
+    /// new handler.
     public func scheduleOneshot<Parameter: Sendable>(
         parameter: Parameter,
         interval: DispatchTimeInterval,

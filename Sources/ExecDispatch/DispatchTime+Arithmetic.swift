@@ -5,7 +5,7 @@ public import Dispatch
 extension DispatchTime {
     /// The time elapsed from `earlier` to this time; negative when `earlier` is later.
     ///
-    /// - Complexity: O(1); saturates instead of overflowing.
+    /// - Complexity: O(1); saturates instead of overflowing. <!-- G-dispatch-since-saturates -->
     public func since(_ earlier: DispatchTime) -> DispatchTimeInterval {
         let later = uptimeNanoseconds
         let start = earlier.uptimeNanoseconds

@@ -12,6 +12,7 @@ extension DispatchTimeInterval {
     }
 
     /// The interval in nanoseconds, saturating at `Int64.min` and `Int64.max`; `.never` is `Int64.max`.
+    /// <!-- G-dispatch-conversions-saturate -->
     public var nanoseconds: Int64 {
         switch self {
         case .seconds(let s): return Int64(s).multipliedSaturating(by: 1_000_000_000)
@@ -27,6 +28,7 @@ extension DispatchTimeInterval {
     ///
     /// Non-finite values and values beyond `Int64` nanoseconds saturate: `+infinity` and large values give `.never`,
     /// `-infinity` and large negative values the most negative representable interval; NaN gives zero.
+    /// <!-- G-dispatch-conversions-saturate -->
     public static func interval(_ seconds: Double) -> DispatchTimeInterval {
         if seconds.isNaN { return .nanoseconds(0) }
         let ns = (seconds * 1_000_000_000).rounded()
@@ -38,7 +40,7 @@ extension DispatchTimeInterval {
     /// Converts a `Duration`, rounding toward zero to whole nanoseconds.
     ///
     /// Durations at or beyond `Int64.max` nanoseconds (about 292 years) become `.never`; durations below
-    /// `Int64.min` nanoseconds saturate at that value.
+    /// `Int64.min` nanoseconds saturate at that value. <!-- G-dispatch-conversions-saturate -->
     public init(_ duration: Duration) {
         if duration == .zero {  // the common leeway, without the 128-bit arithmetic below
             self = .nanoseconds(0)
@@ -57,7 +59,7 @@ extension DispatchTimeInterval {
 
 extension Duration {
     /// Converts a `DispatchTimeInterval`. `.never` becomes `Int64.max` nanoseconds (about 292 years), which converts
-    /// back to `.never`.
+    /// back to `.never`. <!-- G-dispatch-never-roundtrip -->
     public init(_ interval: DispatchTimeInterval) {
         self = .nanoseconds(interval.nanoseconds)
     }

@@ -17,14 +17,16 @@ extension DispatchQueue {
     ///
     /// "On the main queue" is not "on thread 1": a process that called `dispatchMain()`, an async `@main` after its
     /// first suspension and every Swift Testing test drain the main queue on a worker thread. This test is right in
-    /// all of those cases.
+    /// all of those cases. <!-- G-dispatch-main-not-thread-one -->
     ///
     /// - Guarantee: no false positives: `true` means the main queue, or a queue that targets it, is running the caller,
     ///   so nothing else on the main queue runs until the caller returns. Code on the main thread inside a `sync` on
     ///   another queue answers `false`: the queue running it is that other queue.
+    ///   <!-- G-dispatch-main-no-false-positives -->
     /// - Cost: a thread-local read and a comparison (a few nanoseconds) when the answer is yes; a queue-specific look-up
     ///   (tens of nanoseconds) more when it is no. No system call, unlike `Thread.isMainThread`.
-    /// - Thread-safety: may be called from any thread.
+    ///   <!-- G-dispatch-main-cost -->
+    /// - Thread-safety: may be called from any thread. <!-- G-dispatch-identity-any-thread -->
     @inlinable
     public static var isMainQueueCurrent: Bool {
         MainQueueIdentity.isCurrentQueue() || MainQueueIdentity.isMarkedQueueCurrent()

@@ -5,7 +5,7 @@
 /// Use it to turn any clean-up ("remove this observer", "close this file") into a ``Lifetime``.
 ///
 /// - Thread-safety: may be cancelled from any thread; the closure runs exactly once, on the thread that cancelled or
-///   released the lifetime.
+///   released the lifetime. <!-- G-thread-safety-any-thread G-lifetime-callback-once -->
 public final class CallbackLifetime: Lifetime {
     private let onCancel: LockedBox<(@Sendable () -> Void)?>
 

@@ -2,41 +2,47 @@
 
 extension Exec {
     /// A new private serial queue used as a mutex: `invoke` waits for the block (type ``ExecutionType/mutex``).
+    /// <!-- G-queue-sync-mutex -->
     ///
     /// Invoking it from inside one of its own blocks would deadlock; ExecKit detects that and stops the program with
     /// a message. Its ``invokeAsync(_:)`` queues without waiting. Made inside ExecTesting's
     /// `overridingSharedContexts`, it is a simulated `.mutex` queue of the test's coordinator, named `label`.
+    /// <!-- G-misuse-stops-with-message G-virtual-override-private-queues -->
     public static func syncQueue(label: String = "ExecKit.syncQueue", qos: DispatchQoS = .unspecified) -> Exec {
         if let simulated = SharedContextOverride.serialQueue(label: label, type: .mutex) { return simulated }
         return .queue(DispatchQueue(label: label, qos: qos), .mutex)
     }
 
     /// A new private serial queue: `invoke` returns at once and blocks run one at a time, in FIFO order
-    /// (type ``ExecutionType/serialAsync``).
+    /// (type ``ExecutionType/serialAsync``). <!-- G-queue-async-serial G-serial-fifo-one-at-a-time -->
     ///
     /// ``invokeSync(_:)`` from inside the queue runs the block immediately instead of deadlocking. Made inside
     /// ExecTesting's `overridingSharedContexts`, it is a simulated serial queue of the test's coordinator, named
-    /// `label`.
+    /// `label`. <!-- G-invokesync-inline-inside G-virtual-override-private-queues -->
     public static func asyncQueue(label: String = "ExecKit.asyncQueue", qos: DispatchQoS = .unspecified) -> Exec {
         if let simulated = SharedContextOverride.serialQueue(label: label, type: .serialAsync) { return simulated }
         return .queue(DispatchQueue(label: label, qos: qos), .serialAsync)
     }
 
-    /// This context made serial: blocks run one at a time, never two at once.
+    /// This context made serial: blocks run one at a time, never two at once. <!-- G-serialized-makes-serial -->
     ///
     /// - ``direct``: a re-entrant mutex (``MutexContext``, type ``ExecutionType/mutex``): a nested invoke on the same
     ///   thread runs inline, as CwlUtils' did. Made inside ExecTesting's `overridingSharedContexts`, it is a mutex around
     ///   the test's coordinator's `direct`, all in virtual time: its `invokeAsync`, timers, clock and executors.
+    ///   <!-- G-serialized-immediate-reentrant G-virtual-serialized-direct -->
     /// - The global-queue cases and concurrent `.queue`s: a new private serial queue that targets them (for a
     ///   global-queue case inside ExecTesting's `overridingSharedContexts`, a simulated serial queue of the test's
     ///   coordinator named `"ExecKit.serialized"`).
+    ///   <!-- G-serialized-global-serial-queue G-virtual-override-private-queues -->
     /// - A concurrent ``custom(_:)`` context: an immediate one is wrapped in a re-entrant mutex, an asynchronous one
     ///   gets a FIFO that hands it its blocks in batches, one submission per batch. Like a serial Dispatch queue, it
     ///   gives the context's thread back between batches, so a block that keeps submitting more never holds one for
     ///   good. Either way the result keeps the context's clock and timers.
-    /// - Contexts that are already serial are returned unchanged.
+    ///   <!-- G-serialized-custom G-custom-derived-keeps-clock -->
+    /// - Contexts that are already serial are returned unchanged. <!-- G-serialized-keeps-serial -->
     ///
     /// Each call creates a new serial context; keep the result to serialize against it.
+    /// <!-- G-serialized-new-each-call -->
     public func serialized() -> Exec {
         switch self {
         case .direct:
@@ -66,13 +72,13 @@ extension Exec {
     }
 
     /// An asynchronous context that runs where this one does, so work can safely escape from inside this one without
-    /// re-entrancy: `invoke` on the result never runs the block before returning.
+    /// re-entrancy: `invoke` on the result never runs the block before returning. <!-- G-alwaysasync-same-place -->
     ///
     /// ``direct`` becomes ``default``; ``main`` and ``mainOrdered`` become ``mainAsync``; a synchronous or conditional
     /// `.queue` becomes the same queue used asynchronously; a ``custom(_:)`` context that can be immediate is wrapped
     /// so that `invoke` calls its `invokeAsync` (keeping its clock, timers and executors). Asynchronous contexts are
     /// returned unchanged. (CwlUtils has no such call; its `relativeAsync` moves work to a global queue, as
-    /// ``relativeAsync(qos:)`` does here.)
+    /// ``relativeAsync(qos:)`` does here.) <!-- G-custom-derived-keeps-clock -->
     public func alwaysAsync() -> Exec {
         switch self {
         case .direct: return .default
@@ -93,13 +99,14 @@ extension Exec {
     }
 
     /// A concurrent asynchronous context to move work to, away from this one: CwlUtils' `relativeAsync`, with the same
-    /// answers when `qos` is `nil`.
+    /// answers when `qos` is `nil`. <!-- G-exec-relativeasync -->
     ///
     /// ``main`` and the main-queue cases give ``interactive``; ``direct`` gives ``default``; a `.queue` gives the
     /// global-queue case of its queue's QoS; a global-queue case gives itself; a ``custom(_:)`` context answers
     /// ``ExecutionContext/relativeAsync(qos:)`` (a `TestCoordinator`'s contexts answer with the coordinator's global
     /// queue). A `qos` other than `nil` picks the global-queue case of that QoS instead, except for custom contexts,
     /// which receive it. To leave a block without leaving the queue, use ``alwaysAsync()``.
+    /// <!-- G-exec-relativeasync G-virtual-relativeasync -->
     public func relativeAsync(qos: DispatchQoS.QoSClass? = nil) -> Exec {
         switch self {
         case .custom(let context): return context.relativeAsync(qos: qos)

@@ -5,7 +5,7 @@ extension Exec {
     ///
     /// - Cost: on ``direct``, a closure call and nothing else; on ``main`` from the main queue, a current-queue check
     ///   (a thread-local read) plus the call. A closure literal that captures values is allocated by the caller either
-    ///   way; ``invoke(_:with:)`` avoids that.
+    ///   way; ``invoke(_:with:)`` avoids that. <!-- G-direct-cost-call G-alloc-free-paths -->
     @inlinable
     public func invoke(_ execute: @escaping @Sendable () -> Void) {
         switch self {
@@ -29,7 +29,7 @@ extension Exec {
     ///   is a closure literal. When it is a closure *value* (a `completion` parameter, say), Swift wraps it in a
     ///   reabstraction thunk to pass it here, a 32-byte allocation in the caller whatever the context; a caller on a
     ///   hot path avoids it with `switch context { case .direct: handler(value) default: context.invoke(handler,
-    ///   with: value) }`.
+    ///   with: value) }`. <!-- G-alloc-free-paths -->
     @inlinable
     public func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
         switch self {
@@ -42,10 +42,11 @@ extension Exec {
         }
     }
 
-    /// Runs `execute` asynchronously: never before returning, whatever the context.
+    /// Runs `execute` asynchronously: never before returning, whatever the context. <!-- G-invokeasync-never-inline -->
     ///
     /// ``direct`` uses a default-QoS global queue; main-queue cases queue on the main queue (``mainOrdered`` in its
     /// order); `.queue` uses `queue.async`; ``custom(_:)`` forwards.
+    /// <!-- G-direct-invokeasync-default-qos G-main-ordered-no-overtake -->
     public func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
         if let replacement = overridden { return replacement.invokeAsync(execute) }
         switch self {

@@ -13,9 +13,10 @@ extension Exec {
     ///
     /// - ``direct``, and the main-queue cases when already on the main queue: runs immediately (on ``mainOrdered``
     ///   this overtakes pending blocks, because waiting for them from the main queue could never end).
+    ///   <!-- G-invokesync-inline-inside -->
     /// - A `.queue` that ``isCurrent``: runs immediately, even through `sync` calls on other queues made since
     ///   entering it, unless the type is ``ExecutionType/mutex``, which stops the program with a message (a mutex is
-    ///   not re-entrant).
+    ///   not re-entrant). <!-- G-invokesync-inline-inside G-misuse-stops-with-message -->
     /// - Otherwise: `sync` on the context's queue; ``custom(_:)`` forwards.
     /// - Cost: on a private queue, a `dispatch_sync_f` plus the re-entrancy check (a thread-local read and two
     ///   queue-specific look-ups) and the entry record (two thread-local writes); one allocation, the context that

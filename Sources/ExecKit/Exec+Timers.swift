@@ -19,11 +19,13 @@ extension Exec {
     ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does
     ///   the firing itself, once the handler has run. On a serial context, once `cancel()` has returned from inside
-    ///   the context, the handler never runs.
+    ///   the context, the handler never runs. <!-- G-lifetime-release G-lifetime-handle G-timer-cancel-inside -->
     /// - Ordering: never before `interval` has passed. On the main queue and private serial queues, timers fire in
     ///   deadline order, equal deadlines in scheduling order; on global queues, several due handlers run in parallel.
+    ///   <!-- G-timer-never-early G-timer-serial-deadline-order G-timer-concurrent-parallel -->
     /// - Cost: one allocation and an O(log n) heap insertion under the queue's timer lock (n: pending timers on that
     ///   queue); a Dispatch call only when this deadline is the earliest. Cancelling is O(log n) and calls no Dispatch.
+    ///   <!-- G-timer-schedule-cost -->
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -35,13 +37,17 @@ extension Exec {
     ///
     /// - Parameters:
     ///   - interval: The period; it must be positive (zero or negative stops the program with a message).
+    ///     <!-- G-misuse-stops-with-message -->
     ///   - leeway: How late the system may fire to save power.
     ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`. A firing
     ///   that finds the context still busy with the previous one is skipped, never run back to back: the next firing
     ///   is the first multiple of `interval` (counted from the call) after the handler returns, so it does not drift,
     ///   and one handler never runs twice at once, even on a global queue.
+    ///   <!-- G-lifetime-release G-lifetime-handle -->
+    ///   <!-- G-timer-periodic-skips-missed G-timer-periodic-no-drift G-timer-periodic-not-reentrant -->
     /// - Ordering and cost: as ``singleTimer(interval:leeway:handler:)``.
+    ///   <!-- G-timer-never-early G-timer-serial-deadline-order G-timer-concurrent-parallel -->
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -150,10 +156,13 @@ extension Exec {
     /// main-queue cases on the main queue, where ``mainOrdered`` keeps no order against its other blocks, as its
     /// timers do); ``custom(_:)`` forwards to its context (see ``ExecutionContext/invoke(after:_:)``). Inside a
     /// test's shared-context override, the overridden cases forward to their replacement, as timers do.
+    /// <!-- G-virtual-override-redirects -->
     ///
     /// - Timing: never before `delay` has passed; a zero or negative delay runs as soon as possible. Never inline:
     ///   the block has not started when this call returns, even on ``direct`` or on ``main`` from the main queue.
+    ///   <!-- G-timer-invoke-after -->
     /// - Release: `execute` (and whatever it captures) is released once it has run.
+    ///   <!-- G-timer-invoke-after-release -->
     /// - Cost: one `asyncAfter`, which is cheaper than a timer that keeps itself alive.
     public func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
         if let replacement = overridden { return replacement.invoke(after: delay, execute) }
@@ -176,6 +185,7 @@ extension Exec {
     }
 
     /// The current time; ``custom(_:)`` asks its context (a virtual-time context answers with virtual time).
+    /// <!-- G-exec-timestamp-now -->
     public func timestamp() -> DispatchTime {
         if case .custom(let context) = self { return context.timestamp() }
         if let replacement = overridden { return replacement.timestamp() }

@@ -10,12 +10,14 @@
 /// `Exec` is an enum so that the compiler sees every common case and ``invoke(_:)`` on ``direct`` costs what calling
 /// the closure costs. Only ``custom(_:)`` goes through an existential. Callers that want to skip building a closure
 /// altogether can `switch context { case .direct: work() default: context.invoke { work() } }`.
+/// <!-- G-direct-cost-call -->
 ///
 /// In tests, ExecTesting's `TestCoordinator.overridingSharedContexts { … }` redirects the main-queue and global-queue
 /// cases to virtual time for the code inside it; only slow paths consult it, so the fast paths cost the same.
+/// <!-- G-virtual-override-redirects G-virtual-override-cost -->
 ///
 /// `Exec` is one word (`MemoryLayout<Exec>.size == 8` on 64-bit platforms): ``custom(_:)`` and ``queue(_:_:)`` are
-/// stored indirectly, so passing and switching on an `Exec` never copies an existential.
+/// stored indirectly, so passing and switching on an `Exec` never copies an existential. <!-- G-exec-one-word -->
 ///
 /// ## Comparing contexts
 ///
@@ -37,42 +39,46 @@
 public enum Exec: ExecutionContext {
     /// Runs blocks on the calling thread, before `invoke` returns. Immediate, concurrent, re-entrant; costs a closure
     /// call. ``invokeAsync(_:)`` runs on a default-QoS global queue.
+    /// <!-- G-direct-inline G-direct-cost-call G-direct-invokeasync-default-qos -->
     case direct
 
     /// The main queue, immediately when the caller already runs on it, asynchronously otherwise.
     ///
     /// "Already on it" is `DispatchQueue.isMainQueueCurrent`: isolated to `MainActor`, which is not always
     /// thread 1. The check never gives a false positive; where it gives a false negative the block is merely queued.
+    /// <!-- G-main-inline-on-main-queue -->
     ///
     /// - Ordering: an immediate invoke on the main queue runs *before* blocks that other threads queued earlier and
     ///   that have not started yet. When that matters (a later event must not overtake an earlier one), use
-    ///   ``mainOrdered``.
+    ///   ``mainOrdered``. <!-- G-main-overtakes -->
     case main
 
     /// The main queue, always asynchronously, in FIFO order with everything else queued there.
+    /// <!-- G-main-async-never-inline G-serial-fifo-one-at-a-time -->
     case mainAsync
 
     /// The main queue, immediately when the caller runs on the main queue and no earlier `.mainOrdered` block is still
-    /// waiting; otherwise queued behind those blocks.
+    /// waiting; otherwise queued behind those blocks. <!-- G-main-ordered-inline-when-idle -->
     ///
     /// - Ordering: every block submitted with `.mainOrdered` runs after the `.mainOrdered` blocks submitted before it
     ///   (with a happens-before relation). Blocks queued on the main queue by other means are not tracked.
+    ///   <!-- G-main-ordered-no-overtake -->
     /// - Cost: one extra atomic load on the immediate path, and two atomic updates on the queued path.
     case mainOrdered
 
-    /// A global concurrent queue with `.userInteractive` QoS; always asynchronous.
+    /// A global concurrent queue with `.userInteractive` QoS; always asynchronous. <!-- G-queue-global-concurrent -->
     case interactive
 
-    /// A global concurrent queue with `.userInitiated` QoS; always asynchronous.
+    /// A global concurrent queue with `.userInitiated` QoS; always asynchronous. <!-- G-queue-global-concurrent -->
     case user
 
-    /// A global concurrent queue with `.default` QoS; always asynchronous.
+    /// A global concurrent queue with `.default` QoS; always asynchronous. <!-- G-queue-global-concurrent -->
     case `default`
 
-    /// A global concurrent queue with `.utility` QoS; always asynchronous.
+    /// A global concurrent queue with `.utility` QoS; always asynchronous. <!-- G-queue-global-concurrent -->
     case utility
 
-    /// A global concurrent queue with `.background` QoS; always asynchronous.
+    /// A global concurrent queue with `.background` QoS; always asynchronous. <!-- G-queue-global-concurrent -->
     case background
 
     /// A context of your own. It is stored indirectly (one reference), so `Exec` stays small; `.custom` pays one
@@ -82,32 +88,35 @@ public enum Exec: ExecutionContext {
     /// Any `DispatchQueue`, with the ``ExecutionType`` that says how to use it:
     /// - ``ExecutionType/serialAsync`` or ``ExecutionType/concurrentAsync``: `invoke` is `queue.async`.
     /// - ``ExecutionType/mutex``: `invoke` is `queue.sync` (the queue used as a lock). Invoking from inside the queue is
-    ///   a programming error and stops the program with a message.
+    ///   a programming error and stops the program with a message. <!-- G-misuse-stops-with-message -->
     /// - ``ExecutionType/immediate``: `invoke` is `queue.sync`, or runs inline when the caller is already inside the
     ///   queue; meant for concurrent queues, where it makes `invoke` wait for the block.
+    ///   <!-- G-queue-immediate-inline-inside -->
     /// - ``ExecutionType/conditionallyAsync(_:)``: runs inline when already inside the queue, else `queue.async`. The
     ///   associated value carries no meaning here: `.conditionallyAsync(true)` and `.conditionallyAsync(false)` make the
     ///   same context, and ``type`` reports the answer for the current caller.
+    ///   <!-- G-queue-conditional-inline-inside -->
     ///
     /// "Already inside the queue" is ``isCurrent``: on the queue or a queue that targets it, or inside an ExecKit
     /// `invokeSync` on it with `sync` calls on other queues in between.
+    /// <!-- G-iscurrent-per-kind G-queue-identity-targets -->
     ///
     /// - Precondition: a global queue takes ``ExecutionType/concurrentAsync`` or ``ExecutionType/immediate`` only.
     ///   Given a serial type (``ExecutionType/serialAsync``, ``ExecutionType/mutex``,
     ///   ``ExecutionType/conditionallyAsync(_:)``) it stops the program with a message at the first `invokeSync`,
     ///   conditional `invoke` or ``isCurrent``: every queue targets a global queue, so no answer to "am I inside it?"
     ///   could make it serial. A serial queue given ``ExecutionType/concurrentAsync`` is allowed (it is merely
-    ///   described as weaker than it is).
+    ///   described as weaker than it is). <!-- G-misuse-stops-with-message -->
     ///
     /// A `DispatchWorkloop` (Apple platforms) works with every type: libdispatch rejects `sync` on a workloop, so
     /// ExecKit's waits on one (`invokeSync`, and `invoke` on `.mutex` and `.immediate`) use `dispatch_async_and_wait`,
-    /// which orders and excludes the same way.
+    /// which orders and excludes the same way. <!-- G-queue-workloop -->
     indirect case queue(DispatchQueue, ExecutionType)
 
     /// What this context promises to the current caller.
     ///
     /// For ``main`` and ``mainOrdered`` (and `.queue(_, .conditionallyAsync)`) the answer depends on the calling
-    /// thread, so do not cache it across threads.
+    /// thread, so do not cache it across threads. <!-- G-exec-type-current-caller -->
     public var type: ExecutionType {
         switch self {
         case .direct: return .immediate
@@ -129,7 +138,7 @@ public enum Exec: ExecutionContext {
     /// Whether a block running in this context may call ``invokeSync(_:)`` into it again without deadlocking (CwlUtils'
     /// meaning): `true` everywhere but a `.mutex` queue (``syncQueue(label:qos:)``), whose re-entry ExecKit stops with a
     /// message. The main-queue cases and serial `.queue`s run a nested `invokeSync` inline; ``custom(_:)`` asks its
-    /// context.
+    /// context. <!-- G-exec-isreentrant G-invokesync-inline-inside G-misuse-stops-with-message -->
     public var isReentrant: Bool {
         switch self {
         case .direct, .interactive, .user, .default, .utility, .background: return true
@@ -150,12 +159,13 @@ public enum Exec: ExecutionContext {
     ///   actor job) with other queues' `sync` calls in between, including ExecKit's `invokeSync` on another queue,
     ///   whose block counts as inside every queue its waiting caller is inside. A global queue with a concurrent type
     ///   answers `false`.
-    /// - ``custom(_:)``: the context's own ``ExecutionContext/isCurrent``.
+    /// - ``custom(_:)``: the context's own ``ExecutionContext/isCurrent``. <!-- G-iscurrent-per-kind -->
     ///
     /// "Inside" means holding the context's exclusion: a block run for a caller parked in a `sync` may run on another
     /// thread, where `dispatchPrecondition(condition: .onQueue(queue))` traps while this answers `true`.
     ///
     /// - Guarantee: never a false positive. The answer does not depend on what was asked before.
+    ///   <!-- G-iscurrent-no-false-positives G-queue-identity-targets -->
     /// - Cost: `.direct` a constant; `.main` a thread-local read; `.queue` a thread-local read and two queue-specific
     ///   look-ups.
     public var isCurrent: Bool {

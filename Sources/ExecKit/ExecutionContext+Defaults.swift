@@ -2,14 +2,17 @@
 
 extension ExecutionContext {
     /// Runs `execute` through ``invokeAndWait(_:)`` and hands back its value or error.
+    /// <!-- G-custom-invokesync-default -->
     ///
     /// - Precondition: ``invokeAndWait(_:)`` runs its block before returning, as the protocol requires; a context that
     ///   breaks that stops the program with a message instead of returning garbage.
+    ///   <!-- G-custom-invokesync-early-stops -->
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         try waitForResult(of: execute) { block in invokeAndWait(block) }
     }
 
     /// Calls `handler(value)` in this context: the same as `invoke { handler(value) }`.
+    /// <!-- G-custom-invoke-with-default -->
     ///
     /// ``Exec`` overrides it so that its immediate paths form no closure; see ``Exec/invoke(_:with:)``.
     public func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value) {
@@ -18,17 +21,18 @@ extension ExecutionContext {
 
     /// `false`: a context that does not say otherwise cannot know whether it runs the caller, and "unknown" must
     /// answer `false`. Implement it when your context can tell (a queue you own, a thread you own, a lock you hold).
+    /// <!-- G-custom-iscurrent-default-false -->
     public var isCurrent: Bool { false }
 
-    /// `type.isReentrant`: the answer that is safe for every context of this type.
+    /// `type.isReentrant`: the answer that is safe for every context of this type. <!-- G-exec-isreentrant -->
     public var isReentrant: Bool { type.isReentrant }
 
-    /// The current time: `DispatchTime.now()`.
+    /// The current time: `DispatchTime.now()`. <!-- G-custom-timestamp-default -->
     public func timestamp() -> DispatchTime {
         DispatchTime.now()
     }
 
-    /// The global-queue case of `qos`, ``Exec/default`` for `nil`.
+    /// The global-queue case of `qos`, ``Exec/default`` for `nil`. <!-- G-exec-relativeasync -->
     public func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec {
         .globalCase(qos: qos ?? .default)
     }

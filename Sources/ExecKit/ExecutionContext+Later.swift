@@ -10,10 +10,12 @@ extension ExecutionContext {
     /// This default implementation starts a one-shot timer with no leeway and keeps the timer's lifetime alive until it
     /// has fired, so it works for every context whose timers work, a `TestCoordinator`'s virtual-time contexts
     /// included (there, the block runs inside the `advance` that reaches the deadline).
+    /// <!-- G-custom-invoke-after-self-keeping -->
     ///
     /// - Timing: never before `delay` has passed (by this context's clock); a zero or negative delay runs as soon as
-    ///   possible. Never inline: the block has not started when this call returns.
+    ///   possible. Never inline: the block has not started when this call returns. <!-- G-timer-invoke-after -->
     /// - Release: once the block has run, the timer and `execute` (with whatever it captures) are released.
+    ///   <!-- G-timer-invoke-after-release -->
     /// - Cost: one timer, as ``singleTimer(interval:leeway:handler:)``, plus one small object that keeps it alive.
     public func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
         let keeper = TimerKeeper()
@@ -29,9 +31,10 @@ extension ExecutionContext {
     /// `group.leave()` once it has run, so `group.wait(timeout:)` and `group.notify(queue:execute:)` see it.
     ///
     /// Like ``invokeAsync(_:)``, the block never runs before this call returns.
+    /// <!-- G-invokeasync-never-inline -->
     ///
     /// - Ordering: the group is entered before this call returns, so a `wait` or `notify` issued afterwards includes
-    ///   the block.
+    ///   the block. <!-- G-custom-group-invoke -->
     /// - Cost: ``invokeAsync(_:)`` plus one closure that leaves the group.
     public func invokeAsync(group: DispatchGroup, _ execute: @escaping @Sendable () -> Void) {
         group.enter()
@@ -45,9 +48,10 @@ extension ExecutionContext {
     /// `group`: `group.enter()` before, `group.leave()` once the block has run.
     ///
     /// On an immediate context the group is entered and left again before this call returns.
+    /// <!-- G-custom-group-invoke -->
     ///
     /// - Ordering: the group is entered before the block is scheduled, so a `wait` or `notify` issued after this call
-    ///   includes the block.
+    ///   includes the block. <!-- G-custom-group-invoke -->
     /// - Cost: ``invoke(_:)`` plus one closure that leaves the group.
     public func invoke(group: DispatchGroup, _ execute: @escaping @Sendable () -> Void) {
         group.enter()

@@ -14,7 +14,7 @@ extension ExecutionContext {
     ///   - handler: The work to run in this context.
     /// - Returns: The timer's lifetime: cancelling or releasing it stops the timer and releases `handler`; so does the
     ///   firing, once the handler has run. On a serial context, once `cancel()` has returned from inside the context,
-    ///   the handler never runs.
+    ///   the handler never runs. <!-- G-lifetime-release G-lifetime-handle G-timer-cancel-inside -->
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -36,8 +36,10 @@ extension ExecutionContext {
     /// cancelled or released.
     ///
     /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    ///   <!-- G-misuse-stops-with-message -->
     /// - Missed periods: at most one firing waits in the context at a time. While the context is busy (a serial
     ///   context still running earlier work), later ticks are skipped, as a `DispatchSource` timer skips them.
+    ///   <!-- G-timer-periodic-skips-missed -->
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -75,6 +77,7 @@ extension ExecutionContext {
     ///
     /// - Precondition: `interval` is positive; zero or negative stops the program with a message naming this call
     ///   and the caller's file and line (`file` and `line` default to the call site).
+    ///   <!-- G-misuse-stops-with-message -->
     public func periodicTimer(
         interval: Duration,
         handler: @escaping @Sendable () -> Void,
@@ -88,6 +91,7 @@ extension ExecutionContext {
     /// Calls `handler(parameter)` in this context every `interval`, with no leeway.
     ///
     /// - Precondition: `interval` is positive, as for ``periodicTimer(interval:handler:file:line:)``.
+    ///   <!-- G-misuse-stops-with-message -->
     public func periodicTimer<Parameter: Sendable>(
         parameter: Parameter,
         interval: Duration,

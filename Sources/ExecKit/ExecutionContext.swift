@@ -8,6 +8,7 @@
 /// comes from default implementations.
 ///
 /// Conforming types must be safe to use from any thread. Every context is also a ``TaskLauncher`` whose tasks run in it.
+/// <!-- G-task-launcher-prefers-executor -->
 public protocol ExecutionContext: TaskLauncher {
     /// What this context promises, as seen from the current caller; see ``ExecutionType``.
     var type: ExecutionType { get }
@@ -20,6 +21,7 @@ public protocol ExecutionContext: TaskLauncher {
     /// The default implementation answers `false`. "Unknown" must answer `false`, never `true`: callers rely on `true`
     /// to run work inline instead of hopping (and the Swift Concurrency bridge builds actor isolation checks on it), so
     /// a false positive breaks mutual exclusion, while a false negative only costs a hop.
+    /// <!-- G-custom-iscurrent-default-false -->
     var isCurrent: Bool { get }
 
     /// Whether code running in this context may call ``invokeSync(_:)`` (or `invoke`) into it again and be sure not to
@@ -29,6 +31,7 @@ public protocol ExecutionContext: TaskLauncher {
     /// ExecKit's own contexts answer what they do: its serial asynchronous contexts (`Exec.mainAsync`,
     /// `Exec.asyncQueue()`, `serialized()` contexts) run a nested `invokeSync` inline, so they answer `true`, where the
     /// type `.serialAsync` answers `false`; a mutex queue (`Exec.syncQueue()`) answers `false`.
+    /// <!-- G-exec-isreentrant -->
     var isReentrant: Bool { get }
 
     /// Runs `execute` the way this context prefers: immediately or asynchronously, as ``type`` says.
@@ -41,7 +44,7 @@ public protocol ExecutionContext: TaskLauncher {
     func invoke<Value: Sendable>(_ handler: @escaping @Sendable (Value) -> Void, with value: Value)
 
     /// Runs `execute` asynchronously, even where the context would run it immediately: `invokeAsync` never runs the
-    /// block before returning, so a caller can use it to avoid re-entrancy.
+    /// block before returning, so a caller can use it to avoid re-entrancy. <!-- G-invokeasync-never-inline -->
     func invokeAsync(_ execute: @escaping @Sendable () -> Void)
 
     /// Runs `execute` in the context and returns only once it has finished.
@@ -57,7 +60,7 @@ public protocol ExecutionContext: TaskLauncher {
     ///
     /// The default implementation starts a ``singleTimer(interval:leeway:handler:)`` that keeps itself alive until it
     /// has fired, so it works for any context that has timers (a virtual-time test context included). Implement it
-    /// when your context has a cheaper way to run a block later.
+    /// when your context has a cheaper way to run a block later. <!-- G-custom-invoke-after-self-keeping -->
     func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void)
 
     /// Calls `handler` once in this context after `interval`; see the default implementation for the guarantees.
@@ -88,12 +91,13 @@ public protocol ExecutionContext: TaskLauncher {
     /// A concurrent asynchronous context to move work to, away from this one (CwlUtils' `relativeAsync`): the default
     /// is the global-queue case of `qos` (``Exec/default`` for `nil`); a virtual-time test context answers with its
     /// coordinator's global queue, so work moved there stays in virtual time.
+    /// <!-- G-exec-relativeasync G-virtual-relativeasync -->
     func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec
 
     /// A `TaskExecutor` that runs a task's jobs in this context, through ``invokeAsync(_:)``.
     ///
     /// The default implementation makes a new executor, which keeps this context alive, on every access. Implement it
-    /// to hand out one shared executor instead.
+    /// to hand out one shared executor instead. <!-- G-custom-task-executor-default -->
     var taskExecutor: any TaskExecutor { get }
 
     /// The `SerialExecutor` of this context, for an actor that should run in it; only serial contexts have one.
@@ -101,5 +105,6 @@ public protocol ExecutionContext: TaskLauncher {
     /// The default implementation stops the program with a message: an `UnownedSerialExecutor` does not keep its
     /// executor alive, so only the context can own it. A context backed by a private queue can return
     /// `Exec.queue(queue, .serialAsync).unownedSerialExecutor`, which that queue keeps alive.
+    /// <!-- G-custom-no-serial-executor G-actor-queue-executor -->
     var unownedSerialExecutor: UnownedSerialExecutor { get }
 }

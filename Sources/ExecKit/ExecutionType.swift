@@ -15,12 +15,13 @@ public enum ExecutionType: Sendable, Hashable {
     /// the program with a message. Example: ``Exec/syncQueue(label:qos:)``. The exception is ``MutexContext`` (what
     /// `Exec.direct.serialized()` returns), re-entrant like a recursive mutex; ``isReentrant`` still answers `false`
     /// for the type, the answer that is safe for every mutex.
+    /// <!-- G-misuse-stops-with-message G-serialized-immediate-reentrant -->
     case mutex
 
     /// Blocks run later, on another thread, one at a time in submission order (FIFO). A nested `invoke` queues the
     /// inner block behind the outer one, and ExecKit's own serial contexts run a nested `invokeSync` inline; a serial
     /// context of the user's may instead wait for itself there, so ``isReentrant`` is `false` for the type, as it was
-    /// in CwlUtils. Example: ``Exec/asyncQueue(label:qos:)``, ``Exec/mainAsync``.
+    /// in CwlUtils. Example: ``Exec/asyncQueue(label:qos:)``, ``Exec/mainAsync``. <!-- G-invokesync-inline-inside -->
     case serialAsync
 
     /// Blocks run later, on other threads, possibly several at once, in no promised order. Re-entrant: a nested
@@ -36,7 +37,7 @@ public enum ExecutionType: Sendable, Hashable {
     /// Whether a block passed to `invoke` has finished when `invoke` returns, for the current caller.
     ///
     /// `true` for ``immediate`` and ``mutex``, `false` for the asynchronous cases, and `!isAsync` for
-    /// ``conditionallyAsync(_:)``.
+    /// ``conditionallyAsync(_:)``. <!-- G-type-predicates-cwlutils -->
     @inlinable
     public var isImmediate: Bool {
         switch self {
@@ -47,6 +48,7 @@ public enum ExecutionType: Sendable, Hashable {
     }
 
     /// Whether two blocks may run at the same time: `true` for ``immediate`` and ``concurrentAsync``.
+    /// <!-- G-type-predicates-cwlutils -->
     @inlinable
     public var isConcurrent: Bool {
         switch self {
@@ -66,6 +68,7 @@ public enum ExecutionType: Sendable, Hashable {
     /// for itself in a context of the user's; ExecKit's own serial asynchronous contexts run it inline, but the type
     /// does not promise it). `true` for the others. A context's own ``ExecutionContext/isReentrant`` answers for that
     /// context: `true` for `Exec.mainAsync` and `Exec.asyncQueue()`, `.serialAsync` though they are.
+    /// <!-- G-type-predicates-cwlutils G-exec-isreentrant -->
     @inlinable
     public var isReentrant: Bool {
         switch self {

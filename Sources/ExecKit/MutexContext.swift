@@ -8,13 +8,13 @@ import ExecDispatch
 /// It is what `Exec.direct.serialized()` returns. Like CwlUtils' serializing context, it is re-entrant: a block that
 /// invokes the same context again, directly or through calls into other contexts, runs the nested block inline, while
 /// other threads still wait their turn. (A `syncQueue()` cannot re-enter: that would deadlock, and ExecKit stops the
-/// program there instead.)
+/// program there instead.) <!-- G-serialized-immediate-reentrant G-misuse-stops-with-message -->
 ///
 /// Inside means the thread entered the context and has not left it, or runs for a caller parked in a `sync` that is
 /// inside it (that caller lends its lock; see *Choosing a context*). One record answers this for every serial context
-/// (`EnteredContexts`).
+/// (`EnteredContexts`). <!-- G-serial-lent-exclusion -->
 ///
-/// - Thread-safety: may be used from any thread.
+/// - Thread-safety: may be used from any thread. <!-- G-thread-safety-any-thread -->
 /// - Cost: an uncontended lock and unlock around the block, plus an entry in the thread's record of entered contexts
 ///   (a thread-local read and two writes); a nested invoke costs a walk of that record.
 public final class MutexContext: ExecutionContext {
@@ -57,12 +57,14 @@ public final class MutexContext: ExecutionContext {
 
     /// Whether the calling thread is inside this context: it is running one of this context's blocks, possibly through
     /// calls into other contexts or queues since, or runs for a caller parked in a `sync` that is.
+    /// <!-- G-iscurrent-per-kind -->
     public var isCurrent: Bool {
         EnteredContexts.contains(EnteredContexts.Key(context: self))
     }
 
     /// A serial executor whose jobs run under this context's lock, queued (never inline, and never waiting for the lock
     /// in the caller's frame), so an actor can run on it. Made on first use and kept for the context's whole life.
+    /// <!-- G-mutexcontext-executor-queued -->
     public var unownedSerialExecutor: UnownedSerialExecutor {
         serialExecutor.get {
             ContextSerialExecutor(
@@ -75,7 +77,7 @@ public final class MutexContext: ExecutionContext {
 
     /// A new `TaskExecutor` whose jobs run under this context's lock, queued as the serial executor's are.
     ///
-    /// - Cost: one allocation per access, and two per job.
+    /// - Cost: one allocation per access, and two per job. <!-- G-task-job-allocations -->
     public var taskExecutor: any TaskExecutor {
         ContextTaskExecutor { [self] run in submitJob(run) }
     }
@@ -91,16 +93,17 @@ public final class MutexContext: ExecutionContext {
     }
 
     /// `true`: a nested invoke on the thread that holds the lock runs inline, like a recursive mutex's.
+    /// <!-- G-serialized-immediate-reentrant -->
     public var isReentrant: Bool { true }
 
-    /// Runs `execute` under the lock before returning.
+    /// Runs `execute` under the lock before returning. <!-- G-mutexcontext-runs-before-return -->
     public func invoke(_ execute: @escaping @Sendable () -> Void) {
         invokeSync(execute)
     }
 
     /// Runs `execute` under the lock later: on a default-QoS thread, blocks submitted this way starting in FIFO order;
     /// or, for the mutex that `serialized()` puts around an immediate custom context, through that context's
-    /// `invokeAsync`, in its order.
+    /// `invokeAsync`, in its order. <!-- G-mutexcontext-invokeasync-fifo -->
     public func invokeAsync(_ execute: @escaping @Sendable () -> Void) {
         if let wrapped {
             wrapped.invokeAsync { self.invokeSync(execute) }
@@ -110,16 +113,18 @@ public final class MutexContext: ExecutionContext {
     }
 
     /// The time by the wrapped context's clock (`Exec.direct`'s for a plain mutex), so that a mutex around a
-    /// `TestCoordinator`'s context reads virtual time.
+    /// `TestCoordinator`'s context reads virtual time. <!-- G-custom-derived-keeps-clock -->
     public func timestamp() -> DispatchTime { clockSource.timestamp() }
 
     /// The wrapped context's concurrent sibling (`Exec.direct`'s, a global queue, for a plain mutex), so that work
     /// moved away from a mutex around a `TestCoordinator`'s context stays in virtual time.
+    /// <!-- G-virtual-relativeasync -->
     public func relativeAsync(qos: DispatchQoS.QoSClass?) -> Exec { clockSource.relativeAsync(qos: qos) }
 
     /// Calls `handler` once under the lock after `interval`. The wrapped context's timer (`Exec.direct`'s for a plain
     /// mutex) decides when; once `cancel()` has returned from inside this context, the handler never starts (from
     /// elsewhere, a firing already waiting for the lock may still run).
+    /// <!-- G-timer-cancel-inside G-timer-cancel-per-kind -->
     public func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -129,8 +134,10 @@ public final class MutexContext: ExecutionContext {
 
     /// Calls `handler` under the lock every `interval`, one run at a time: a tick that finds the previous run still
     /// going is skipped. The wrapped context's timer (`Exec.direct`'s for a plain mutex) decides when.
+    /// <!-- G-timer-periodic-not-reentrant G-timer-periodic-skips-missed -->
     ///
     /// - Precondition: `interval` is positive; zero or negative stops the program with a message.
+    ///   <!-- G-misuse-stops-with-message -->
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {
@@ -139,13 +146,13 @@ public final class MutexContext: ExecutionContext {
             into: self, from: clockSource, interval: interval, leeway: leeway, repeats: true, handler: handler)
     }
 
-    /// Runs `execute` under the lock before returning.
+    /// Runs `execute` under the lock before returning. <!-- G-mutexcontext-runs-before-return -->
     public func invokeAndWait(_ execute: @escaping @Sendable () -> Void) {
         invokeSync(execute)
     }
 
     /// Runs `execute` under the lock and returns its value or rethrows its error. Called from inside this context (see
-    /// ``isCurrent``), it runs `execute` at once, without locking again.
+    /// ``isCurrent``), it runs `execute` at once, without locking again. <!-- G-serialized-immediate-reentrant -->
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         let key = EnteredContexts.Key(context: self)
         // The outer call, on this thread or on a caller parked in a `sync`, holds the lock until the nested one returns.

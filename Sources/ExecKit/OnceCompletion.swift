@@ -23,17 +23,20 @@ public enum CompletionFailure: Error, Sendable, Hashable {
 /// ```
 ///
 /// - Exactly once: the handler runs once, in `context`, with the winner; every later outcome is dropped and its
-///   call returns `false`.
+///   call returns `false`. <!-- G-once-exactly-once -->
 /// - Release: when one outcome wins, the handler is released as soon as it has run, and the timeout's timer is
 ///   cancelled at once (which releases its closure). A value that loses is dropped before ``complete(_:)`` returns.
+///   <!-- G-once-release -->
 /// - Lifetime: while the timeout is pending, its timer keeps the completion alive, so the timeout is delivered even
 ///   when nothing else holds the completion. A completion released with no outcome (possible only without a timeout)
 ///   delivers ``CompletionFailure/cancelled`` through `context.invoke` on the thread that released it (inline there
-///   on ``Exec/direct``): no handler is silently lost.
+///   on ``Exec/direct``): no handler is silently lost. <!-- G-once-lifetime -->
 /// - Virtual time: the timeout is a ``Exec/singleTimer(interval:handler:)`` on `context`, so a `TestCoordinator`
 ///   context (or `.direct` inside `overridingSharedContexts`) times out when virtual time reaches it. On a context
 ///   whose timers fire at once (`Exec.immediate(clock:)` of ExecTesting), the timeout wins during `init`.
+///   <!-- G-once-virtual-time G-once-immediate-clock-timeout -->
 /// - Thread-safety: ``complete(_:)`` and ``cancel()`` may be called from any thread, any number of times.
+///   <!-- G-once-thread-safety -->
 /// - Cost: one lock-protected state and, with a timeout, one timer.
 public final class OnceCompletion<Value: Sendable>: Sendable {
     /// The handler's argument: the value, or why there is none.
@@ -52,6 +55,7 @@ public final class OnceCompletion<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - context: where `handler` runs, and where the timeout's timer runs. ``Exec/direct`` (the default) runs the
     ///     handler on the thread that completes or cancels, and a timeout on a global queue.
+    ///     <!-- G-once-direct-inline -->
     ///   - timeout: how long to wait for a value before the handler gets ``CompletionFailure/timedOut``; `nil` waits
     ///     for ``complete(_:)`` or ``cancel()``.
     ///   - handler: runs once, with the winning outcome.
@@ -87,13 +91,14 @@ public final class OnceCompletion<Value: Sendable>: Sendable {
     /// Delivers `value` unless an outcome has already won.
     ///
     /// - Returns: `true` if `value` won (the handler runs with it, in `context`); `false` if it arrived late and was
-    ///   dropped.
+    ///   dropped. <!-- G-once-exactly-once -->
     @discardableResult
     public func complete(_ value: Value) -> Bool {
         finish(with: .success(value), inContext: false)
     }
 
     /// Delivers ``CompletionFailure/cancelled`` unless an outcome has already won, and cancels the timeout.
+    /// <!-- G-once-exactly-once G-once-release -->
     ///
     /// - Returns: `true` if the cancellation won; `false` if the completion had already finished.
     @discardableResult

@@ -5,6 +5,7 @@
 /// Callers never touch the lock: ``withLock(_:)`` takes it, hands the value over as `inout`, and releases it.
 ///
 /// - Thread-safety: `Sendable` when `Value` is; every access is serialized by the mutex.
+///   <!-- G-mutex-lockedbox-serialized -->
 public final class LockedBox<Value> {
     @usableFromInline
     let mutex: PThreadMutex
@@ -19,6 +20,7 @@ public final class LockedBox<Value> {
     ///
     /// The mutex is never recursive: a nested `withLock` on one box would hand out two `inout` accesses to the same
     /// value at once, which Swift forbids. In debug builds a nested call stops with a message.
+    /// <!-- G-mutex-lockedbox-nested-stops -->
     public init(_ value: Value) {
         self.value = value
         self.mutex = PThreadMutex(type: .normal)
@@ -28,6 +30,7 @@ public final class LockedBox<Value> {
     ///
     /// - Returns: What `body` returns. Do not return references that let the value escape the lock.
     /// - Throws: Rethrows what `body` throws; the lock is released either way.
+    ///   <!-- G-mutex-lockedbox-rethrow-unlocks -->
     @inlinable
     public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         try mutex.sync { try body(&value) }
@@ -36,6 +39,7 @@ public final class LockedBox<Value> {
     /// Runs `body` with exclusive access to the value if the lock is free.
     ///
     /// - Returns: What `body` returns, or `nil` (without running it) when another thread holds the lock.
+    ///   <!-- G-mutex-try-fails-when-held -->
     @inlinable
     public func tryWithLock<R>(_ body: (inout Value) throws -> R) rethrows -> R? {
         try mutex.trySync { try body(&value) }

@@ -16,21 +16,23 @@ public import Musl
 /// Prefer ``sync(execute:)`` and ``trySync(execute:)``: they cannot leave the lock held. The `unbalanced…` methods
 /// exist for patterns that cannot be scoped, and their names say what they risk.
 ///
-/// - Thread-safety: every method may be called from any thread.
+/// - Thread-safety: every method may be called from any thread. <!-- G-thread-safety-any-thread -->
 /// - Cost: an uncontended ``sync(execute:)`` is one `pthread_mutex_lock` and one `pthread_mutex_unlock`; the closure
-///   is inlined into the caller.
+///   is inlined into the caller. <!-- G-mutex-sync-cost -->
 public final class PThreadMutex: ScopedMutex {
     /// What happens when the thread that holds the lock asks for it again.
     public enum Kind: Sendable, Hashable {
         /// The fastest kind. Taking the lock again from the thread that holds it is a programming error: in debug
         /// builds it stops the program with a message (the mutex is created error-checking), in release builds it
-        /// deadlocks.
+        /// deadlocks. <!-- G-mutex-normal-debug-stops -->
         case normal
         /// The holding thread may take the lock again; it is released when every `sync` (or lock) has been balanced.
+        /// <!-- G-mutex-recursive -->
         case recursive
         /// Like ``normal``, but a blocking lock (``sync(execute:)``, ``unbalancedLock()``) from the holding thread
         /// stops the program with a message instead of deadlocking, in every build; ``trySync(execute:)`` there returns
         /// `nil`. Slightly slower than ``normal``.
+        /// <!-- G-mutex-errorchecking-stops G-mutex-errorchecking-trysync-nil -->
         case errorChecking
     }
 
@@ -64,7 +66,7 @@ public final class PThreadMutex: ScopedMutex {
     /// Runs `work` while holding the lock, blocking until the lock is available.
     ///
     /// - Returns: The value `work` returns.
-    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-sync-rethrow-unlocks -->
     @inlinable
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
         unbalancedLock()
@@ -75,7 +77,8 @@ public final class PThreadMutex: ScopedMutex {
     /// Runs `work` while holding the lock if it can be taken without waiting.
     ///
     /// - Returns: The value `work` returns, or `nil` (without running `work`) when another thread holds the lock.
-    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    ///   <!-- G-mutex-try-fails-when-held -->
+    /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-trysync-rethrow-unlocks -->
     @inlinable
     public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
         guard unbalancedTryLock() else { return nil }
@@ -97,7 +100,7 @@ public final class PThreadMutex: ScopedMutex {
     /// Takes the lock if it is free.
     ///
     /// - Returns: `true` when the lock was taken (balance it with ``unbalancedUnlock()``), `false` when another thread
-    ///   holds it.
+    ///   holds it. <!-- G-mutex-try-fails-when-held -->
     @inlinable
     public func unbalancedTryLock() -> Bool {
         let result = pthread_mutex_trylock(mutex)

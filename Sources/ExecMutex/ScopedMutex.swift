@@ -8,12 +8,13 @@ public protocol ScopedMutex: AnyObject, Sendable {
     /// Runs `work` while holding the lock, blocking until the lock is available.
     ///
     /// - Returns: The value `work` returns.
-    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-sync-rethrow-unlocks -->
     func sync<R>(execute work: () throws -> R) rethrows -> R
 
     /// Runs `work` while holding the lock if the lock can be taken without waiting.
     ///
     /// - Returns: The value `work` returns, or `nil` (without running `work`) when the lock is held elsewhere.
-    /// - Throws: Rethrows what `work` throws; the lock is released either way.
+    ///   <!-- G-mutex-try-fails-when-held -->
+    /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-trysync-rethrow-unlocks -->
     func trySync<R>(execute work: () throws -> R) rethrows -> R?
 }

@@ -11,11 +11,13 @@
 ///
 /// Two names are equal when their strings are equal; names with the same string but different payload types are
 /// different notifications (they are different Swift types, and a hub keeps their observers apart).
+/// <!-- G-hub-name-typed -->
 ///
 /// - Cost: creating a name looks its string up in a process-wide table under a lock (once per distinct name, the
 ///   table keeps an entry for the process's life), so create names once, typically as `static let`s, and reuse them.
 ///   Copying, comparing and hashing a name is cheap; posting with it does no string work at all.
-/// - Thread-safety: a value type; names may be created and used from any thread.
+///   <!-- G-hub-name-cost -->
+/// - Thread-safety: a value type; names may be created and used from any thread. <!-- G-hub-name-any-thread -->
 public struct NotificationName<Payload>: Hashable, Sendable, CustomStringConvertible {
     /// The string the name was created with.
     public let rawValue: String

@@ -7,7 +7,7 @@ extension PendingWork {
     /// For `coordinator.main.invoke { … }` written in a test, that is the test's line. For a timer started by the code
     /// under test, it is the line in that code that started it. For a task job, it is the line that started the task
     /// (`coordinator.task { … }`, `Task(executorPreference:)`) or the line of the task's own code that resumed it. For
-    /// a clock sleep, it is the line that called `sleep`.
+    /// a clock sleep, it is the line that called `sleep`. <!-- G-virtual-call-site -->
     public struct CallSite: Sendable, Hashable, CustomStringConvertible {
         /// The source file's path, as the debug information records it (usually absolute).
         public let path: String

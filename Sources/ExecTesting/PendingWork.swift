@@ -33,12 +33,13 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     /// The source line that scheduled it (see ``CallSite`` for which line that is), or `nil` when the coordinator was
     /// made with `recordsCallSites: false`, when the toolchain offers no backtraces (Apple platforms before macOS 26
     /// and its siblings), or when no frame has source information (code built without debug information).
+    /// <!-- G-virtual-call-sites-optional -->
     ///
     /// - Cost: the first read of a listed item's call site symbolicates the stack captured when it was scheduled,
     ///   unless its return addresses were looked up before: tens of milliseconds in a large test binary (measured:
     ///   60 to 150 ms in ExecKit's 15 MB debug test binary on Linux, each time a new line is looked up). Later reads,
     ///   and other items scheduled through the same stack, reuse the answer. Reading the other properties costs nothing
-    ///   of the kind.
+    ///   of the kind. <!-- G-virtual-call-site-cost -->
     public var callSite: CallSite? { givenCallSite ?? origin?.callSite }
 
     private let givenCallSite: CallSite?

@@ -25,6 +25,7 @@ final class EventCounter: Sendable {
 }
 
 @Suite struct DispatchSourceTimerTests {
+    // Guarantees: G-dispatch-single-timer-once
     @Test func singleTimerFiresOnceOnItsQueue() {
         let queue = DispatchQueue(label: "timer")
         let fired = EventCounter()
@@ -106,6 +107,7 @@ final class EventCounter: Sendable {
         #expect(seen.withLock { Array($0.prefix(3)) } == [2, 3, 3])
     }
 
+    // Guarantees: G-dispatch-timer-release-safe
     @Test func droppingOrCancellingBeforeFiringIsSafe() {
         let fired = EventCounter()
         do {
@@ -119,6 +121,7 @@ final class EventCounter: Sendable {
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-dispatch-repeating-positive
     @Test func zeroRepeatingIntervalStopsWithAMessage() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = DispatchSource.repeatingTimer(interval: .nanoseconds(0)) {}

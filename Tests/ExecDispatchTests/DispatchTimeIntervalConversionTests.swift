@@ -13,6 +13,7 @@ import Testing
         #expect(DispatchTimeInterval.never.nanoseconds == Int64.max)
     }
 
+    // Guarantees: G-dispatch-conversions-saturate
     @Test func nanosecondsSaturateInsteadOfOverflowing() {
         #expect(DispatchTimeInterval.seconds(Int.max).nanoseconds == Int64.max)
         #expect(DispatchTimeInterval.seconds(Int.min).nanoseconds == Int64.min)
@@ -23,6 +24,7 @@ import Testing
         #expect(DispatchTimeInterval.never.seconds == .infinity)
     }
 
+    // Guarantees: G-dispatch-conversions-saturate
     @Test func intervalFromSeconds() {
         #expect(DispatchTimeInterval.interval(0.25) == .nanoseconds(250_000_000))
         #expect(DispatchTimeInterval.interval(-1) == .nanoseconds(-1_000_000_000))
@@ -38,6 +40,7 @@ import Testing
         #expect(Duration(DispatchTimeInterval.microseconds(7)) == .microseconds(7))
     }
 
+    // Guarantees: G-dispatch-conversions-saturate, G-dispatch-never-roundtrip
     @Test func neverMapsToTheDocumentedDurationAndBack() {
         let forever = Duration(DispatchTimeInterval.never)
         #expect(forever == .nanoseconds(Int64.max))

@@ -6,6 +6,7 @@ import Testing
 import XCTest
 
 @Suite struct QueueIdentityTests {
+    // Guarantees: G-dispatch-iscurrent-no-false-positives
     @Test func isCurrentOnlyInsideTheQueue() {
         let queue = DispatchQueue(label: "identity")
         let other = DispatchQueue(label: "other")
@@ -24,6 +25,7 @@ import XCTest
         #expect(inside)
     }
 
+    // Guarantees: G-queue-identity-targets
     @Test func aQueueTargetingAnotherCountsAsBoth() {
         let target = DispatchQueue(label: "target")
         let child = DispatchQueue(label: "child", target: target)
@@ -32,6 +34,7 @@ import XCTest
     }
 
     /// The answer must not depend on which queues were asked about before (it did when all queues shared one key).
+    // Guarantees: G-queue-identity-targets
     @Test func theAnswerDoesNotDependOnWhatWasAskedBefore() {
         let parent = DispatchQueue(label: "parent")
         let child = DispatchQueue(label: "child", target: parent)
@@ -44,6 +47,7 @@ import XCTest
         #expect(freshParent.sync { freshChild.isCurrent } == false)
     }
 
+    // Guarantees: G-queue-identity-targets, G-dispatch-iscurrent-no-false-positives
     @Test func aThreeLevelHierarchyCountsAsEveryLevelAbove() {
         let root = DispatchQueue(label: "root")
         let middle = DispatchQueue(label: "middle", target: root)
@@ -57,6 +61,7 @@ import XCTest
         }
     }
 
+    // Guarantees: G-dispatch-iscurrent-no-false-positives
     @Test func aGlobalQueueIsNeverCurrent() {
         let global = DispatchQueue.global(qos: .utility)
         let ownQueue = DispatchQueue(label: "targets.utility", target: global)
@@ -64,18 +69,21 @@ import XCTest
         #expect(global.sync { global.isCurrent } == false)
     }
 
+    // Guarantees: G-dispatch-identity-any-thread
     @Test func concurrentFirstUseMarksAQueueOnce() {
         let queue = DispatchQueue(label: "race")
         DispatchQueue.concurrentPerform(iterations: 16) { _ in _ = queue.isCurrent }
         #expect(queue.sync { queue.isCurrent })
     }
 
+    // Guarantees: G-dispatch-main-no-false-positives
     @Test func mainQueueIsNotCurrentOnAGlobalQueue() {
         #expect(DispatchQueue.global().sync { DispatchQueue.isMainQueueCurrent } == false)
         #expect(DispatchQueue(label: "q").sync { DispatchQueue.isMainQueueCurrent } == false)
     }
 
     /// Swift Testing runs the main queue (and MainActor) on a worker thread: the check must still say yes.
+    // Guarantees: G-dispatch-main-not-thread-one
     @Test @MainActor func mainQueueIsCurrentInAMainActorTest() {
         #expect(DispatchQueue.isMainQueueCurrent)
     }
@@ -95,6 +103,7 @@ final class MainThreadQueueIdentityTests: XCTestCase {
         XCTAssertTrue(DispatchQueue.isMainQueueCurrent, "asking twice gives the same answer")
     }
 
+    // Guarantees: G-dispatch-main-no-false-positives, G-dispatch-identity-any-thread
     func testMainQueueIsNotCurrentOnAWorker() {
         let answered = expectation(description: "answered on a worker")
         DispatchQueue.global().async {
@@ -105,11 +114,13 @@ final class MainThreadQueueIdentityTests: XCTestCase {
     }
 
     /// As documented: inside a `sync` on another queue, that other queue is the one running the caller.
+    // Guarantees: G-dispatch-main-no-false-positives
     func testTheMainThreadInsideASyncOnAnotherQueueIsNotTheMainQueue() {
         XCTAssertTrue(DispatchQueue.isMainQueueCurrent)
         XCTAssertFalse(DispatchQueue(label: "nested").sync { DispatchQueue.isMainQueueCurrent })
     }
 
+    // Guarantees: G-queue-identity-targets
     func testAQueueTargetingTheMainQueueCountsAsMain() {
         let child = DispatchQueue(label: "child of main", target: .main)
         let answered = expectation(description: "answered")
@@ -129,6 +140,7 @@ final class MainThreadQueueIdentityTests: XCTestCase {
     }
     #endif
 
+    // Guarantees: G-dispatch-main-no-false-positives
     @Test func itAnswersForPrivateQueuesAndTheMainQueue() async {
         #expect(DispatchQueue(label: "private").sync { DispatchQueue.isMainQueueCurrent } == false)
         let onMain = await withCheckedContinuation { continuation in
@@ -150,6 +162,7 @@ final class MainThreadQueueIdentityTests: XCTestCase {
     #endif
 
     /// Queues die and new ones take their addresses (and so their keys): each must still answer for itself only.
+    // Guarantees: G-dispatch-iscurrent-no-false-positives, G-queue-identity-targets
     @Test func answersStayRightAsQueuesComeAndGo() {
         let unrelated = DispatchQueue(label: "unrelated")
         for index in 0..<500 {

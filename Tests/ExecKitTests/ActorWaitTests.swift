@@ -9,6 +9,7 @@ import Testing
 /// of the gate shape: the runtime hopped inside the actor between its check and its wait. The stress suite repeats
 /// these (`actorWait.*`); here each context runs each shape a few times, both ways round; a
 /// round stops its test at the first hang, after a bound generous enough for a loaded test run.
+// Guarantees: G-task-actor-never-hangs
 @Suite struct ActorWaitTests {
     static let contexts: [(name: String, make: @Sendable () -> Exec)] = [
         ("main", { .main }),

@@ -125,6 +125,7 @@ private func orderedStart<Success: Sendable>(
 }
 
 @Suite struct SerialTaskQueuePortTests {
+    // Guarantees: G-stq-one-at-a-time
     @Test(arguments: SubmissionForm.allCases)
     func operationsRunInSubmissionOrder(form: SubmissionForm) async throws {
         let queue = SerialTaskQueue()
@@ -138,6 +139,7 @@ private func orderedStart<Success: Sendable>(
         #expect(await counter.misses.isEmpty)
     }
 
+    // Guarantees: G-stq-one-at-a-time
     @Test func theFourFormsInterleavedKeepOneOrder() async throws {
         let queue = SerialTaskQueue()
         let counter = OrderedCounter()
@@ -153,6 +155,7 @@ private func orderedStart<Success: Sendable>(
 
     /// The deliberate difference with a FIFOQueue, whose operations inherit their caller's isolation: here main-actor
     /// state is reached by naming the main actor.
+    // Guarantees: G-stq-isolated-throughout
     @Test func operationsReachMainActorStateThroughIsolatedTo() async {
         let queue = SerialTaskQueue()
         let counter = MainCounter()
@@ -167,6 +170,7 @@ private func orderedStart<Success: Sendable>(
 
     /// No operation starts while the one before is suspended: each finds the signal idle, then waits on it until a
     /// task of its own signals.
+    // Guarantees: G-stq-one-at-a-time
     @Test(arguments: SubmissionForm.allCases)
     func anOperationRunsToCompletionAcrossItsSuspensions(form: SubmissionForm) async throws {
         let queue = SerialTaskQueue()
@@ -187,6 +191,7 @@ private func orderedStart<Success: Sendable>(
     }
 
     /// Work submitted from inside an operation waits until that operation has finished.
+    // Guarantees: G-stq-one-at-a-time
     @Test(arguments: SubmissionForm.allCases)
     func operationsSubmittedFromInsideAnOperationRunAfterIt(form: SubmissionForm) async throws {
         let queue = SerialTaskQueue()
@@ -205,6 +210,7 @@ private func orderedStart<Success: Sendable>(
 
     /// Operations already submitted run, in order, after the queue itself has been released: they keep what they
     /// need, not the queue.
+    // Guarantees: G-stq-release-runs-on
     @Test(arguments: SubmissionForm.allCases)
     func operationsRunAfterTheQueueIsReleased(form: SubmissionForm) async throws {
         var queue: SerialTaskQueue? = SerialTaskQueue()
@@ -226,6 +232,7 @@ private func orderedStart<Success: Sendable>(
     }
 
     /// Cancelling an operation's task does not take it out of the queue: it runs, and sees itself cancelled.
+    // Guarantees: G-task-cancelled-keeps-turn
     @Test(arguments: SubmissionForm.allCases)
     func aCancelledOperationRunsAndSeesItselfCancelled(form: SubmissionForm) async throws {
         let queue = SerialTaskQueue()
@@ -268,6 +275,7 @@ private func orderedStart<Success: Sendable>(
     }
 
     /// An isolated operation runs on its actor from start to end: synchronous actor code, with no `await`.
+    // Guarantees: G-stq-isolated-throughout
     @Test func anIsolatedOperationRunsOnItsActorThroughout() async throws {
         let queue = SerialTaskQueue(context: Exec.utility)
         let counter = OrderedCounter()
@@ -327,6 +335,7 @@ private func orderedStart<Success: Sendable>(
         }
     }
 
+    // Guarantees: G-stq-cancelall, G-task-cancellable-launcher
     @Test(arguments: Target.allCases)
     func aFinishedOperationIsNotCancelled(target: Target) async {
         let starter = Self.starter(target)
@@ -336,6 +345,7 @@ private func orderedStart<Success: Sendable>(
         #expect(!task.isCancelled)
     }
 
+    // Guarantees: G-stq-cancelall, G-task-cancellable-launcher
     @Test(arguments: Target.allCases)
     func theRunningOperationIsCancelled(target: Target) async {
         let starter = Self.starter(target)
@@ -358,6 +368,7 @@ private func orderedStart<Success: Sendable>(
     /// The first operation is suspended, the second holds its context until it is cancelled (in a queue of
     /// operations run to completion it waits its turn; with ordered starts it starts once the first suspends), and the
     /// third is still waiting: all three are cancelled.
+    // Guarantees: G-stq-cancelall, G-task-cancellable-launcher
     @Test(arguments: Target.allCases)
     func theRunningAndThePendingOperationsAreCancelled(target: Target) async {
         let starter = Self.starter(target)
@@ -378,6 +389,7 @@ private func orderedStart<Success: Sendable>(
         #expect(first.isCancelled && second.isCancelled && third.isCancelled)
     }
 
+    // Guarantees: G-stq-cancelall, G-task-cancellable-launcher
     @Test(arguments: Target.allCases)
     func anOperationStartedAfterCancelAllIsNotCancelled(target: Target) async {
         let starter = Self.starter(target)
@@ -387,6 +399,7 @@ private func orderedStart<Success: Sendable>(
         #expect(!task.isCancelled)
     }
 
+    // Guarantees: G-stq-cancelall, G-task-cancelled-keeps-turn
     @Test func cancelAllLeavesTheQueueInOrder() async {
         let queue = SerialTaskQueue()
         let counter = OrderedCounter()
@@ -471,6 +484,7 @@ private func orderedStart<Success: Sendable>(
         #expect(same)
     }
 
+    // Guarantees: G-task-ordered-start
     @Test func tasksStartInOrder() async throws {
         let counter = OrderedCounter()
         var last: Task<Void, any Error>?
@@ -480,6 +494,7 @@ private func orderedStart<Success: Sendable>(
         #expect(await counter.misses.isEmpty)
     }
 
+    // Guarantees: G-task-ordered-start
     @Test func mainActorTasksStartInOrder() async {
         let counter = MainCounter()
         var last: Task<Void, Never>?

@@ -19,6 +19,7 @@ import Testing
             .concurrentAsync), .direct.serialized(), .utility.serialized(), .custom(MinimalSerialContext()),
     ]
 
+    // Guarantees: G-timer-cancel-no-wait
     @Test(arguments: contexts, [false, true])
     func cancelReturnsWhileTheHandlerIsStillRunning(context: Exec, periodic: Bool) {
         let blocked = BlockedHandler()
@@ -42,6 +43,7 @@ import Testing
 
     /// The `parameter:` variants hold their parameter as the handler does: released on `cancel()`, and once a one-shot
     /// has fired.
+    // Guarantees: G-lifetime-release
     @Test(arguments: contexts)
     func aTimersParameterIsReleasedOnCancelAndAfterAOneShotFired(context: Exec) {
         weak var cancelledParameter: Token?
@@ -63,6 +65,7 @@ import Testing
     }
 
     /// A periodic timer's parameter goes when the timer is cancelled.
+    // Guarantees: G-lifetime-release
     @Test(arguments: contexts)
     func aPeriodicTimersParameterIsReleasedOnCancel(context: Exec) {
         weak var weakParameter: Token?

@@ -9,6 +9,7 @@ import Testing
 /// Issue #29, defect 1: on a concurrent engine (`.utility`, any global queue, a private concurrent queue), a due timer
 /// waits in the engine's ready list for a job of its own. `cancel()` must reach it there: the handler never starts
 /// and is released when `cancel()` returns, as a `DispatchSourceTimer` never starts a cancelled handler.
+// Guarantees: G-timer-cancel-concurrent, G-timer-cancel-per-kind
 @Suite struct ConcurrentEngineCancelTests {
     /// Every worker of `.utility` is held by a CPU-bound handler of a timer due at the same instant (more handlers than
     /// workers, so some wait), and the last timer due then, waiting behind them, is cancelled.

@@ -22,7 +22,9 @@ import Darwin
 /// Before one record answered for every context, `Exec.direct.serialized()` (a `MutexContext`) recognised only its
 /// own thread: `m.invoke { w.wait { m.invoke { } } }`, where the wait ran the block on another thread, hung with no
 /// message. Each kind runs in a child process, which tries every crossing in turn and prints a line for each.
+// Guarantees: G-iscurrent-per-kind, G-serial-lent-exclusion
 @Suite struct CrossThreadReentryTests {
+    // Guarantees: G-invokesync-inline-inside
     @Test func aPrivateSerialQueueRunsANestedInvokeSyncInlineAcrossEveryCrossing() async {
         CrossingReport.check(
             await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
@@ -30,6 +32,7 @@ import Darwin
             })
     }
 
+    // Guarantees: G-invokesync-inline-inside, G-serialized-immediate-reentrant
     @Test func aSerializedDirectContextRunsANestedInvokeSyncInlineAcrossEveryCrossing() async {
         CrossingReport.check(
             await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
@@ -37,6 +40,7 @@ import Darwin
             })
     }
 
+    // Guarantees: G-invokesync-inline-inside
     @Test func aSerializedConcurrentContextRunsANestedInvokeSyncInlineAcrossEveryCrossing() async {
         CrossingReport.check(
             await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {

@@ -10,6 +10,7 @@ import Testing
     /// "If `invokeAndWait` returns before running the block, the program stops with a message": a broken context must
     /// not make `invokeSync` return a value it never computed.
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-custom-invokesync-early-stops
     @Test func invokeSyncStopsWhenInvokeAndWaitReturnsBeforeRunningTheBlock() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let value = Exec.custom(ReturnsEarlyContext()).invokeSync { 42 }
@@ -22,6 +23,7 @@ import Testing
 
     /// "`taskExecutor` is a new `TaskExecutor` on every access, which runs jobs through `invokeAsync` and keeps the
     /// context alive": a task preferring it can run after every other reference to the context is gone.
+    // Guarantees: G-custom-task-executor-default
     @Test func theDefaultTaskExecutorKeepsItsContextAlive() {
         weak var weakContext: ReleasableContext?
         var executor: (any TaskExecutor)?

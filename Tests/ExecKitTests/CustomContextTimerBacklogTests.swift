@@ -12,6 +12,7 @@ import Darwin
 /// A timer on a custom context keeps at most one firing waiting in the context, so a context that was busy does not
 /// run every missed tick back to back (it used to run ~150 ticks within a millisecond after a 300 ms stall; now 1 or 2:
 /// the queued firing, and at most one more tick arriving in that millisecond, so the bound leaves room for load).
+// Guarantees: G-timer-periodic-skips-missed
 @Suite struct CustomContextTimerBacklogTests {
     @Test func aBlockedSerialContextDoesNotRunMissedTicksBackToBack() {
         let context = MinimalSerialContext()
@@ -35,6 +36,7 @@ import Darwin
         #expect(burst.count <= 3, "\(burst.count) ticks ran within 1 ms after the stall: missed ticks piled up")
     }
 
+    // Guarantees: G-timer-cancel-inside, G-timer-cancel-per-kind
     @Test func aCancelledTimerOnABlockedContextNeverRunsItsQueuedFiring() {
         let context = ManualSerialContext()
         let ran = Flag()

@@ -15,6 +15,7 @@ import Testing
         .custom(MinimalSerialContext()), .custom(CountingImmediateContext()),
     ]
 
+    // Guarantees: G-timer-invoke-after
     @Test(arguments: contexts)
     func runsWithoutAHandleAndNeverBeforeTheDelay(context: Exec) {
         let start = DispatchTime.now()
@@ -24,6 +25,7 @@ import Testing
         #expect(ran.recorded.first.map { $0 >= 0.029 } == true, "never early: ran after \(ran.recorded)")
     }
 
+    // Guarantees: G-timer-invoke-after
     @Test(arguments: contexts)
     func neverRunsInlineEvenWithNoDelay(context: Exec) {
         #expect(runsOnlyAfterReturning { block in context.invoke(after: .zero, block) })
@@ -31,6 +33,7 @@ import Testing
     }
 
     /// `.main` on the main actor would run `invoke` inline; `invoke(after:)` must not, even with no delay.
+    // Guarantees: G-timer-invoke-after
     @Test @MainActor func mainFromTheMainActorIsNotInline() async {
         let ran = Flag()
         await withCheckedContinuation { continuation in
@@ -70,6 +73,7 @@ import Testing
     }
 
     /// The default implementation keeps its timer alive until it fires, then lets go of the timer and the block.
+    // Guarantees: G-custom-invoke-after-self-keeping
     @Test(arguments: [false, true])
     func theDefaultImplementationReleasesTheTimerAndTheBlockOnceItRan(throughExec: Bool) {
         let context = LifetimeTrackingContext()
@@ -95,6 +99,7 @@ import Testing
     }
 
     /// Exec's own path (`asyncAfter`) lets go of the block once it has run.
+    // Guarantees: G-timer-invoke-after-release
     @Test(arguments: [Exec.direct, .utility, .asyncQueue(), .syncQueue()])
     func execReleasesTheBlockOnceItRan(context: Exec) {
         weak var weakToken: Token?

@@ -11,6 +11,7 @@ import Testing
 /// `.main` in a process that called `dispatchMain()` (the main queue runs on a worker thread there) and in one driven by
 /// Foundation's `RunLoop` (on the initial thread).
 @Suite struct DispatchMainProcessTests {
+    // Guarantees: G-main-actor-agrees
     @Test(arguments: ["dispatchMain", "runloop", "noreader"])
     func mainMeansTheMainQueueInAProcessDrivenBy(driver: String) throws {
         let probe = try #require(

@@ -22,6 +22,7 @@ import Darwin
 ///
 /// Each entry path runs in a child process (an exit test), so a crash fails that path alone; the child tries every
 /// intermediate in turn and prints a line for each, which the parent checks.
+// Guarantees: G-iscurrent-per-kind, G-invokesync-inline-inside
 @Suite struct EntryPathReentryTests {
     @Test func aPrivateQueueEnteredThroughInvoke() async {
         EntryPathReport.check(

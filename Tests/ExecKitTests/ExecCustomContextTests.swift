@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @Suite struct ExecCustomContextTests {
+    // Guarantees: G-custom-as-implemented
     @Test func customForwardsEveryCall() {
         let counting = CountingImmediateContext()
         let context = Exec.custom(counting)
@@ -24,6 +25,7 @@ import Testing
     }
 
     /// A context that implements only the four seed requirements gets invokeSync, timers and timestamp for free.
+    // Guarantees: G-custom-invokesync-default, G-custom-timer-through-invoke
     @Test func minimalContextGetsTheDefaults() {
         let context = MinimalSerialContext()
         #expect(context.invokeSync { context.queue.isCurrent })
@@ -44,6 +46,7 @@ import Testing
         #expect(ticks.recorded.prefix(3) == [5, 5, 5])
     }
 
+    // Guarantees: G-serialized-makes-serial, G-serialized-custom
     @Test func serializedMakesAConcurrentCustomContextSerialAndOrdered() {
         let context = Exec.custom(ConcurrentTestContext()).serialized()
         #expect(context.type == .serialAsync)
@@ -53,6 +56,7 @@ import Testing
         #expect(context.invokeSync { context.invokeSync { 2 } } == 2, "a nested wait runs inline")
     }
 
+    // Guarantees: G-serialized-custom
     @Test func serializedGivesTheThreadBackBetweenBatches() {
         let wrapped = SubmissionCountingContext()
         let context = Exec.custom(wrapped).serialized()
@@ -70,6 +74,7 @@ import Testing
         #expect(wrapped.submissions.load(ordering: .relaxed) == 100)
     }
 
+    // Guarantees: G-serialized-makes-serial, G-serialized-custom
     @Test func serializedImmediateCustomContextIsAMutex() {
         let context = Exec.custom(CountingImmediateContext()).serialized()
         #expect(context.type == .mutex)
@@ -80,6 +85,7 @@ import Testing
         #expect(context.invokeSync { counter } == 8_000)
     }
 
+    // Guarantees: G-serialized-makes-serial, G-mutexcontext-runs-before-return
     @Test func serializedDirectIsAMutexContext() {
         let context = Exec.direct.serialized()
         #expect(context.type == .mutex)
@@ -97,6 +103,7 @@ import Testing
         #expect(ranAsync.wait())
     }
 
+    // Guarantees: G-serialized-immediate-reentrant
     @Test func aMutexContextReentersOnTheSameThreadAndExcludesOtherThreads() {
         // CwlUtils' serialized direct context re-entered; CwlSignal's debounce delivers into the same context from
         // inside it.
@@ -119,12 +126,14 @@ import Testing
         #expect(counter == 40_000)
     }
 
+    // Guarantees: G-serialized-immediate-reentrant, G-serialized-custom
     @Test func aSerializedImmediateCustomContextReentersThroughAnotherQueue() {
         let context = Exec.custom(CountingImmediateContext()).serialized()
         let ran = context.invokeSync { DispatchQueue(label: "other").sync { context.invokeSync { true } } }
         #expect(ran)
     }
 
+    // Guarantees: G-serialized-global-serial-queue
     @Test func serializedOfGlobalAndConcurrentQueuesIsASerialQueue() {
         for context in [Exec.utility, .queue(DispatchQueue(label: "c", attributes: .concurrent), .concurrentAsync)] {
             let serial = context.serialized()
@@ -138,6 +147,7 @@ import Testing
         #expect(immediate.type == .mutex)
     }
 
+    // Guarantees: G-serialized-keeps-serial
     @Test func serializedKeepsSerialContexts() {
         let serialQueue = DispatchQueue(label: "s")
         guard case .queue(let queue, .serialAsync) = Exec.queue(serialQueue, .serialAsync).serialized() else {
@@ -154,6 +164,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-alwaysasync-same-place
     @Test func alwaysAsyncIsNeverImmediate() {
         let contexts: [Exec] = [
             .direct, .main, .mainOrdered, .mainAsync, .utility, .syncQueue(), .asyncQueue(),

@@ -10,6 +10,7 @@ import Darwin
 #endif
 
 @Suite struct ExecDirectTests {
+    // Guarantees: G-direct-inline
     @Test func invokeRunsBeforeReturningOnTheCallingThread() {
         let caller = ThreadID.current
         let ranOn = LockedBox<UInt?>(nil)
@@ -18,6 +19,7 @@ import Darwin
         #expect(Exec.direct.type == .immediate)
     }
 
+    // Guarantees: G-invokeasync-never-inline
     @Test func invokeAsyncRunsLaterElsewhere() {
         let recorder = Recorder<UInt>()
         let gate = DispatchSemaphore(value: 0)
@@ -55,10 +57,12 @@ import Darwin
         #expect(sink.recorded == [1, 2])
     }
 
+    // Guarantees: G-exec-one-word
     @Test func execIsOneWord() {
         #expect(MemoryLayout<Exec>.size == MemoryLayout<Int>.size)
     }
 
+    // Guarantees: G-direct-inline
     @Test func invokeWithValueCallsTheHandlerInline() {
         let caller = ThreadID.current
         let received = Recorder<UInt>()
@@ -78,6 +82,7 @@ import Darwin
 
     /// A requirement, so a caller holding `any ExecutionContext` still gets Exec's inline delivery on `.direct`, and a
     /// context that does not implement it gets the default (through its `invoke`).
+    // Guarantees: G-custom-invoke-with-default
     @Test func invokeWithValueThroughTheProtocol() {
         let caller = ThreadID.current
         let received = Recorder<UInt>()
@@ -91,6 +96,7 @@ import Darwin
         #expect(received.recorded == [caller, caller])
     }
 
+    // Guarantees: G-exec-timestamp-now
     @Test func timestampIsNow() {
         let before = DispatchTime.now()
         let stamp = Exec.direct.timestamp()

@@ -4,6 +4,7 @@ import ExecKit
 import Testing
 
 /// `isCurrent` on every context, and the `invokeSync` decisions built on it.
+// Guarantees: G-iscurrent-per-kind
 @Suite struct ExecIsCurrentTests {
     @Test func directIsAlwaysCurrentAndGlobalQueuesNever() async {
         #expect(Exec.direct.isCurrent)
@@ -39,6 +40,7 @@ import Testing
 
     /// Reading the child's `type` first used to make the parent's answer `false`, and the `invokeSync` below then died
     /// in libdispatch's deadlock trap instead of running inline.
+    // Guarantees: G-queue-identity-targets
     @Test func invokeSyncOnAParentFromAChildRunsInlineWhateverWasAskedBefore() {
         let parent = DispatchQueue(label: "parent")
         let child = DispatchQueue(label: "child", target: parent)
@@ -51,6 +53,7 @@ import Testing
         #expect(child.sync { Exec.queue(parent, .conditionallyAsync(false)).invokeSync { 2 } } == 2)
     }
 
+    // Guarantees: G-invokesync-inline-inside
     @Test func insideASyncOnAnotherQueueTheOuterContextIsStillCurrent() {
         let context = Exec.asyncQueue()
         let other = DispatchQueue(label: "other")
@@ -60,6 +63,7 @@ import Testing
         #expect(!other.sync { context.isCurrent })
     }
 
+    // Guarantees: G-iscurrent-no-false-positives
     @Test func everyQueueEnteredOnTheWayInIsCurrentAndNoneAfterLeaving() {
         let outer = Exec.syncQueue(label: "outer")
         let inner = Exec.asyncQueue(label: "inner")
@@ -73,6 +77,7 @@ import Testing
         #expect(!outer.isCurrent && !inner.isCurrent)
     }
 
+    // Guarantees: G-iscurrent-no-false-positives
     @Test func aThrowingInvokeSyncLeavesItsQueue() {
         struct Failure: Error {}
         let context = Exec.syncQueue(label: "throwing")
@@ -85,6 +90,7 @@ import Testing
         #expect(context.invokeSync { 6 } == 6)
     }
 
+    // Guarantees: G-queue-immediate-inline-inside, G-queue-given-type
     @Test func anImmediateQueueReenteredRunsInlineInsteadOfDeadlocking() {
         let serial = DispatchQueue(label: "serial.immediate")
         let context = Exec.queue(serial, .immediate)
@@ -92,6 +98,7 @@ import Testing
         #expect(Exec.queue(.global(), .immediate).invokeSync { 5 } == 5)
     }
 
+    // Guarantees: G-iscurrent-no-false-positives
     @Test func mutexContextsAreCurrentWhileHeldByThisThread() {
         for context in [Exec.direct.serialized(), .custom(CountingImmediateContext()).serialized(), .syncQueue()] {
             #expect(!context.isCurrent)
@@ -115,6 +122,7 @@ import Testing
         #expect(!context.isCurrent)
     }
 
+    // Guarantees: G-custom-iscurrent-default-false
     @Test func customContextsAnswerForThemselvesAndDefaultToFalse() {
         #expect(Exec.custom(MinimalSerialContext()).isCurrent == false)
         let answering = AnsweringContext()

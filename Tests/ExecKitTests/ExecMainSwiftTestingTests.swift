@@ -5,6 +5,7 @@ import Testing
 
 /// `.main` where Swift Testing runs it: the main queue and `MainActor` on a worker thread, not thread 1.
 @Suite struct ExecMainSwiftTestingTests {
+    // Guarantees: G-main-inline-on-main-queue
     @Test @MainActor func mainInvokeIsImmediateInsideMainActorCode() {
         let ran = Flag()
         Exec.main.invoke { ran.set() }
@@ -13,6 +14,7 @@ import Testing
         #expect(Exec.main.invokeSync { 1 } == 1)
     }
 
+    // Guarantees: G-main-actor-agrees
     @Test func mainInvokeFromElsewhereRunsOnTheMainActor() async {
         let isolated = await withCheckedContinuation { continuation in
             Exec.main.invoke {
@@ -23,6 +25,7 @@ import Testing
         #expect(isolated)
     }
 
+    // Guarantees: G-main-inline-on-main-queue
     @Test func mainQueueBlocksCountAsMain() async {
         let immediate = await withCheckedContinuation { continuation in
             DispatchQueue.main.async {

@@ -6,6 +6,7 @@ import XCTest
 /// `.main` where XCTest runs it: synchronous test methods run on the initial thread, which drains the main queue
 /// while the test waits for an expectation.
 final class ExecMainXCTests: XCTestCase {
+    // Guarantees: G-main-inline-on-main-queue
     func testMainInvokeIsImmediateOnTheMainQueue() {
         let ran = Flag()
         Exec.main.invoke { ran.set() }
@@ -13,6 +14,7 @@ final class ExecMainXCTests: XCTestCase {
         XCTAssertEqual(Exec.main.type, .conditionallyAsync(false))
     }
 
+    // Guarantees: G-main-inline-on-main-queue, G-exec-type-current-caller
     func testMainInvokeFromAWorkerQueuesOnTheMainQueue() {
         let done = expectation(description: "ran on main")
         DispatchQueue.global().async {
@@ -28,6 +30,7 @@ final class ExecMainXCTests: XCTestCase {
     }
 
     /// On thread 1 too, a `.main` callback is isolated to `MainActor` (`assumeIsolated` would stop the process).
+    // Guarantees: G-main-actor-agrees
     func testMainCallbackFromAWorkerIsMainActorIsolated() {
         let done = expectation(description: "ran on main")
         DispatchQueue.global().async {
@@ -39,6 +42,7 @@ final class ExecMainXCTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    // Guarantees: G-main-actor-agrees
     @MainActor func testMainActorCodeIsOnMain() {
         let ran = Flag()
         Exec.main.invoke { ran.set() }
@@ -52,6 +56,7 @@ final class ExecMainXCTests: XCTestCase {
         XCTAssertEqual(received.recorded, [3])
     }
 
+    // Guarantees: G-main-async-never-inline
     func testMainAsyncIsAlwaysAsynchronous() {
         let ran = Flag()
         let done = expectation(description: "ran later")
@@ -64,6 +69,7 @@ final class ExecMainXCTests: XCTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    // Guarantees: G-invokesync-inline-inside
     func testInvokeSyncOnMainFromMainDoesNotDeadlock() {
         XCTAssertEqual(Exec.main.invokeSync { 5 }, 5)
         XCTAssertEqual(Exec.mainAsync.invokeSync { 6 }, 6)
@@ -81,6 +87,7 @@ final class ExecMainXCTests: XCTestCase {
     }
 
     /// The documented hazard of `.main`, and the variant that avoids it.
+    // Guarantees: G-main-ordered-no-overtake, G-main-ordered-inline-when-idle
     func testMainOrderedDoesNotOvertakeEarlierBlocks() {
         let order = Recorder<String>()
         let queued = DispatchSemaphore(value: 0)
@@ -97,6 +104,7 @@ final class ExecMainXCTests: XCTestCase {
         XCTAssertEqual(order.recorded, ["queued first, from a worker", "invoked later, on main"])
     }
 
+    // Guarantees: G-main-ordered-inline-when-idle
     func testMainOrderedIsImmediateWhenNothingIsPending() {
         let ran = Flag()
         Exec.mainOrdered.invoke { ran.set() }
@@ -104,6 +112,7 @@ final class ExecMainXCTests: XCTestCase {
         XCTAssertEqual(Exec.mainOrdered.type, .conditionallyAsync(false))
     }
 
+    // Guarantees: G-main-overtakes
     func testPlainMainOvertakesQueuedBlocksAsDocumented() {
         let order = Recorder<String>()
         let queued = DispatchSemaphore(value: 0)
@@ -119,6 +128,7 @@ final class ExecMainXCTests: XCTestCase {
         XCTAssertEqual(order.recorded, ["immediate", "queued"])
     }
 
+    // Guarantees: G-timer-fires-in-context
     func testMainTimerFiresOnTheMainQueue() {
         let fired = expectation(description: "fired")
         let lifetime = Exec.main.singleTimer(interval: .milliseconds(5)) {

@@ -4,6 +4,7 @@ import ExecKit
 import Testing
 
 @Suite struct ExecQueueTests {
+    // Guarantees: G-queue-sync-mutex
     @Test func syncQueueWaitsAndRunsOnItsQueue() {
         let context = Exec.syncQueue()
         guard case .queue(let queue, .mutex) = context else {
@@ -17,6 +18,7 @@ import Testing
         #expect(context.invokeSync { queue.isCurrent })
     }
 
+    // Guarantees: G-queue-sync-mutex
     @Test func syncQueueExcludesConcurrentCallers() {
         let context = Exec.syncQueue()
         nonisolated(unsafe) var counter = 0
@@ -27,6 +29,7 @@ import Testing
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-misuse-stops-with-message
     @Test func syncQueueInvokedFromInsideItselfStopsWithAMessage() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let context = Exec.syncQueue()
@@ -41,6 +44,7 @@ import Testing
     }
     #endif
 
+    // Guarantees: G-serial-fifo-one-at-a-time, G-queue-async-serial
     @Test func asyncQueueRunsInFIFOOrderAfterReturning() {
         let context = Exec.asyncQueue()
         let gate = DispatchSemaphore(value: 0)
@@ -54,6 +58,7 @@ import Testing
         #expect(context.type == .serialAsync)
     }
 
+    // Guarantees: G-serial-fifo-one-at-a-time, G-queue-async-serial
     @Test func asyncQueueNeverRunsTwoBlocksAtOnce() {
         let result = runsSeriallyInOrder(.asyncQueue(), count: 200)
         #expect(result.allRan && result.inOrder)
@@ -72,6 +77,7 @@ import Testing
         #expect(caught)
     }
 
+    // Guarantees: G-invokesync-inline-inside
     @Test func invokeSyncFromInsideAnAsyncQueueRunsInline() {
         let context = Exec.asyncQueue()
         let value = context.invokeSync { context.invokeSync { 3 } }
@@ -85,6 +91,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-queue-conditional-inline-inside, G-exec-type-current-caller, G-queue-given-type
     @Test func conditionallyAsyncQueueIsImmediateOnlyInside() {
         let queue = DispatchQueue(label: "conditional")
         let context = Exec.queue(queue, .conditionallyAsync(true))
@@ -101,6 +108,7 @@ import Testing
         #expect(later.recorded == [true])
     }
 
+    // Guarantees: G-queue-given-type
     @Test func concurrentQueueCaseUsesTheQueue() {
         let queue = DispatchQueue(label: "concurrent", attributes: .concurrent)
         let context = Exec.queue(queue, .concurrentAsync)
@@ -111,6 +119,7 @@ import Testing
         #expect(Exec.queue(queue, .immediate).invokeSync { queue.isCurrent })
     }
 
+    // Guarantees: G-invokeasync-never-inline
     @Test func invokeAsyncNeverRunsBeforeReturning() {
         let contexts: [Exec] = [
             .direct, .syncQueue(), .asyncQueue(), .utility, .direct.serialized(), .custom(CountingImmediateContext()),
@@ -122,6 +131,7 @@ import Testing
     }
 
     /// The global-queue cases run asynchronously on the queue of matching QoS.
+    // Guarantees: G-queue-global-concurrent
     @Test(arguments: [
         (Exec.interactive, DispatchQoS.QoSClass.userInteractive), (.user, .userInitiated), (.default, .default),
         (.utility, .utility), (.background, .background),

@@ -22,6 +22,7 @@ import Testing
             type: .conditionallyAsync(false), isImmediate: true, isConcurrent: false, isSerial: true, isReentrant: true),
     ]
 
+    // Guarantees: G-type-predicates-cwlutils
     @Test(arguments: table)
     func predicates(row: Row) {
         #expect(row.type.isImmediate == row.isImmediate)

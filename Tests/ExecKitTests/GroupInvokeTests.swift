@@ -13,6 +13,7 @@ import Testing
     ]
 
     /// The blocks hold back until the test has seen the wait time out, so the wait cannot succeed early by luck.
+    // Guarantees: G-custom-group-invoke
     @Test func waitSucceedsOnlyOnceEveryBlockRanOnSeveralContexts() {
         let group = DispatchGroup()
         let gate = DispatchSemaphore(value: 0)
@@ -33,6 +34,7 @@ import Testing
         #expect(ran.load(ordering: .relaxed) == blocks)
     }
 
+    // Guarantees: G-invokeasync-never-inline
     @Test(arguments: contexts)
     func invokeAsyncNeverRunsBeforeReturning(context: Exec) {
         let group = DispatchGroup()
@@ -40,6 +42,7 @@ import Testing
         #expect(group.wait(timeout: .now() + 10) == .success)
     }
 
+    // Guarantees: G-custom-group-invoke
     @Test(arguments: contexts)
     func invokeJoinsTheGroupTheWayInvokeRuns(context: Exec) {
         let group = DispatchGroup()

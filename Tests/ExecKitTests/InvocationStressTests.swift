@@ -12,6 +12,7 @@ import Testing
 /// Sizes: 1,000,000 blocks through each context, 250,000 per producer (0.5 to 1 s per context in a debug build).
 /// Under the Thread Sanitizer, 100,000 per context, 25,000 per producer: every atomic operation and queue hop costs
 /// about ten times more there.
+// Guarantees: G-thread-safety-any-thread
 @Suite(.serialized) struct InvocationStressTests {
     struct Target: Sendable, CustomTestStringConvertible {
         let name: String

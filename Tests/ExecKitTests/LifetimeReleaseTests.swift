@@ -6,6 +6,7 @@ import Testing
 
 /// Whoever holds a closure releases it as soon as it can never run again. Each test builds the cycle a user builds:
 /// an owner keeps a lifetime whose closure captures the owner. The owner must go once the closure cannot run again.
+// Guarantees: G-lifetime-release
 @Suite struct LifetimeReleaseTests {
     static let contexts: [Exec] = [
         .direct, .main, .mainAsync, .utility, .asyncQueue(), .syncQueue(), .direct.serialized(),
@@ -60,6 +61,7 @@ import Testing
         #expect(becomesNil { weakToken })
     }
 
+    // Guarantees: G-lifetime-aggregate
     @Test func aCancelledAggregateReleasesItsChildren() {
         weak var weakToken: Token?
         let aggregate = AggregateLifetime()
@@ -74,6 +76,7 @@ import Testing
         #expect(becomesNil { weakToken }, "a cancelled aggregate still holds its children")
     }
 
+    // Guarantees: G-lifetime-aggregate
     @Test func aLifetimeAddedToACancelledAggregateIsCancelledAndNotKept() {
         let aggregate = AggregateLifetime()
         aggregate.cancel()
@@ -90,6 +93,7 @@ import Testing
 
     /// Lifetimes are classes with a non-mutating `cancel()`: a `let` handle can be cancelled, also from `@MainActor`
     /// code and from inside the handler (this test would not compile otherwise).
+    // Guarantees: G-lifetime-handle
     @Test @MainActor func aLetHandleCanBeCancelled() {
         let timer = Exec.utility.singleTimer(interval: .seconds(3_600)) {}
         timer.cancel()

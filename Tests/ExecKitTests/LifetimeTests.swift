@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @Suite struct LifetimeTests {
+    // Guarantees: G-lifetime-callback-once
     @Test func callbackLifetimeRunsOnceOnCancel() {
         let calls = Atomic(0)
         let lifetime = CallbackLifetime { calls.add(1, ordering: .relaxed) }
@@ -15,12 +16,14 @@ import Testing
         #expect(calls.load(ordering: .relaxed) == 1)
     }
 
+    // Guarantees: G-lifetime-callback-once
     @Test func callbackLifetimeRunsOnRelease() {
         let calls = Atomic(0)
         do { _ = CallbackLifetime { calls.add(1, ordering: .relaxed) } }
         #expect(calls.load(ordering: .relaxed) == 1)
     }
 
+    // Guarantees: G-lifetime-callback-once
     @Test func concurrentCancelsRunTheCallbackOnce() {
         let calls = Atomic(0)
         let lifetime = CallbackLifetime { calls.add(1, ordering: .relaxed) }
@@ -28,6 +31,7 @@ import Testing
         #expect(calls.load(ordering: .relaxed) == 1)
     }
 
+    // Guarantees: G-lifetime-aggregate
     @Test func aggregateCancelsChildrenInOrder() {
         let order = Recorder<Int>()
         let aggregate = AggregateLifetime()
@@ -49,6 +53,7 @@ import Testing
         #expect(late.isCancelled)
     }
 
+    // Guarantees: G-lifetime-handle
     @Test func releasingAnAggregateCancelsItsChildren() {
         let child = CallbackLifetime {}
         do {
@@ -71,6 +76,7 @@ import Testing
         #expect(fired.wait(timeout: 0.1) == false || cancelled >= .milliseconds(5))
     }
 
+    // Guarantees: G-lifetime-aggregate-child-reentry
     @Test func childMayTouchTheAggregateWhileBeingCancelled() {
         let aggregate = AggregateLifetime()
         let observed = Recorder<Bool>()
@@ -80,6 +86,7 @@ import Testing
     }
 
     /// A second `cancel()` must not return before every child was cancelled, even while the first is still busy.
+    // Guarantees: G-lifetime-aggregate-concurrent-cancel
     @Test func everyCancelCancelsEveryChildBeforeReturning() {
         let firstChildEntered = DispatchSemaphore(value: 0)
         let releaseFirstChild = DispatchSemaphore(value: 0)

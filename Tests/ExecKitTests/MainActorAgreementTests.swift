@@ -7,6 +7,7 @@ import Testing
 /// on `.main`, and a `.main` callback is isolated to `MainActor`. (XCTest, on thread 1, is checked in
 /// `ExecMainXCTests`; a `dispatchMain()` process in `DispatchMainProcessTests`.)
 @Suite struct MainActorAgreementTests {
+    // Guarantees: G-main-actor-agrees
     @Test @MainActor func fromMainActorCodeMainInvokeRunsImmediately() {
         let ran = Flag()
         Exec.main.invoke { ran.set() }
@@ -15,6 +16,7 @@ import Testing
         #expect(Exec.main.type == .conditionallyAsync(false))
     }
 
+    // Guarantees: G-main-actor-agrees
     @Test func aMainCallbackMayAssumeMainActorIsolation() async {
         let isolated = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -28,6 +30,7 @@ import Testing
         #expect(isolated)
     }
 
+    // Guarantees: G-main-actor-agrees
     @Test func mainTimersAndMainAsyncCallbacksAreMainActorIsolated() async {
         let fromTimer = await withCheckedContinuation { continuation in
             let timer = LockedBox<(any Lifetime)?>(nil)

@@ -58,6 +58,7 @@ private func load(
     }
 
     /// Handed to the wrong context, the callback still runs on the main actor (queued there).
+    // Guarantees: G-main-onmainactor
     @Test func aMainActorCallbackCalledElsewhereHopsToMain() async {
         let onMain = await withCheckedContinuation { continuation in
             let callback = Exec.onMainActor { (value: Int) in continuation.resume(returning: Exec.main.isCurrent) }
@@ -67,6 +68,7 @@ private func load(
     }
 
     /// On the main queue the callback runs inline: before main-queue work queued earlier.
+    // Guarantees: G-main-onmainactor
     @Test @MainActor func onTheMainQueueItRunsInline() {
         let order = LockedBox<[String]>([])
         DispatchQueue.main.async { order.withLock { $0.append("queued earlier") } }

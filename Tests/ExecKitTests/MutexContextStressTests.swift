@@ -8,6 +8,7 @@ import Testing
 /// ``incrementsPerThread(_:)``) of a counter that has no lock of its own, through one context. Only the context's
 /// mutual exclusion keeps the total exact, and the counter notices two blocks inside at once. Under the Thread
 /// Sanitizer a missing lock is also reported as a data race.
+// Guarantees: G-thread-safety-any-thread
 @Suite struct MutexContextStressTests {
     /// How one increment gets into the context.
     enum Route: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -44,6 +45,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-mutexcontext-runs-before-return, G-serialized-makes-serial
     @Test(arguments: Route.allCases)
     func contendedIncrementsAreExact(route: Route) {
         let context = route.makeContext()

@@ -25,6 +25,7 @@ private actor Uploader {
 
 /// Tasks started on a serial context from one thread begin in the order they were started (issue #18).
 @Suite struct OrderedTaskStartTests {
+    // Guarantees: G-task-ordered-start
     @Test(arguments: [Exec.asyncQueue(), .custom(UserConcurrentForOrdering()).serialized()])
     func tasksStartedFromOneThreadBeginInOrderEvenThroughAnActorOnTheSameContext(context: Exec) async {
         for round in 0..<5 {

@@ -4,6 +4,7 @@ import ExecKit
 import Testing
 
 @Suite struct PerformAndTaskTests {
+    // Guarantees: G-perform-returns
     @Test func performReturnsTheValueFromInsideTheContext() async {
         let context = Exec.asyncQueue()
         #expect(await context.perform { context.isCurrent })
@@ -13,6 +14,7 @@ import Testing
         #expect(await custom.perform { custom.queue.isCurrent })
     }
 
+    // Guarantees: G-perform-returns
     @Test func performThrowsTheBlocksError() async {
         await #expect(throws: TestError.self) {
             try await Exec.utility.perform { () throws(TestError) -> Int in throw TestError() }
@@ -22,6 +24,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-perform-inline
     @Test func performOnDirectRunsInlineWithoutSuspending() async {
         let caller = ThreadID.current
         #expect(await Exec.direct.perform { ThreadID.current } == caller)
@@ -29,6 +32,7 @@ import Testing
 
     /// Inline means no hop: the block runs before main-queue work queued earlier, which could only run if the caller
     /// suspended.
+    // Guarantees: G-perform-inline
     @Test @MainActor func performOnMainFromTheMainActorRunsInline() async {
         let order = Recorder<String>()
         DispatchQueue.main.async { order.record("queued earlier") }
@@ -43,6 +47,7 @@ import Testing
     }
 
     /// A cancelled caller still waits for the block it submitted, which runs: documented.
+    // Guarantees: G-perform-ignores-cancellation
     @Test func performRunsTheBlockEvenWhenTheCallerIsCancelled() async {
         let gate = DispatchSemaphore(value: 0)
         let ran = Flag()
@@ -58,6 +63,7 @@ import Testing
         #expect(ran.isSet)
     }
 
+    // Guarantees: G-task-executor-runs-in-context, G-task-launcher-prefers-executor
     @Test func taskRunsInTheContextAndCanBeAwaited() async throws {
         let context = Exec.asyncQueue()
         let places = try await context.task {
@@ -91,6 +97,7 @@ import Testing
 
     /// A launcher written before the non-throwing form existed implements only the throwing one; the default gives it
     /// the other, running the operation through the launcher and passing cancellation on.
+    // Guarantees: G-task-launcher-nonthrowing-default
     @Test func aLauncherWithOnlyTheThrowingFormGetsTheNonThrowingOne() async {
         let launcher = CountingLauncher()
         let value = await launcher.task { 9 }.value

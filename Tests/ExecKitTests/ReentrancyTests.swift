@@ -25,6 +25,7 @@ import Testing
         ("customSerial (the type's answer)", { .custom(MinimalSerialContext()) }, false),
     ]
 
+    // Guarantees: G-exec-isreentrant, G-invokesync-inline-inside
     @Test(arguments: 0..<contexts.count)
     func isReentrantAnswersWhatTheContextDoes(index: Int) {
         let (name, make, expected) = Self.contexts[index]
@@ -43,6 +44,7 @@ import Testing
         #expect(value.withLock { $0 } == 42, "\(name)")
     }
 
+    // Guarantees: G-exec-isreentrant, G-type-predicates-cwlutils
     @Test func theTypeKeepsCwlUtilsAnswer() {
         #expect(Exec.mainAsync.type == .serialAsync)
         #expect(!Exec.mainAsync.type.isReentrant)

@@ -16,6 +16,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-exec-relativeasync
     @Test func eachContextMovesWorkToTheGlobalQueueCwlUtilsNamed() {
         #expect(caseName(Exec.main.relativeAsync()) == "interactive")
         #expect(caseName(Exec.mainAsync.relativeAsync()) == "interactive")
@@ -27,12 +28,14 @@ import Testing
         #expect(caseName(Exec.direct.serialized().relativeAsync()) == "default")
     }
 
+    // Guarantees: G-exec-relativeasync
     @Test func aGivenQoSPicksThatGlobalQueue() {
         #expect(caseName(Exec.main.relativeAsync(qos: .utility)) == "utility")
         #expect(caseName(Exec.background.relativeAsync(qos: .userInitiated)) == "user")
         #expect(caseName(Exec.custom(MinimalSerialContext()).relativeAsync(qos: .background)) == "background")
     }
 
+    // Guarantees: G-exec-relativeasync
     @Test func theResultIsAlwaysConcurrentAndAsynchronous() {
         for context in [Exec.main, .direct, .utility, .syncQueue(), .asyncQueue(), .custom(MinimalSerialContext())] {
             let moved = context.relativeAsync()

@@ -15,6 +15,7 @@ import Testing
         #expect(await queue.perform { 7 } == 7)
     }
 
+    // Guarantees: G-stq-one-at-a-time
     @Test(arguments: [Exec.utility, .asyncQueue(), .direct])
     func operationsThatSuspendNeverOverlapAndRunInOrder(context: Exec) async {
         let queue = SerialTaskQueue(context: context)
@@ -51,6 +52,7 @@ import Testing
 // Exit tests exist on macOS, Linux and Windows only.
 #if os(macOS) || os(Linux) || os(Windows)
 @Suite struct SerialTaskQueueMisuseTests {
+    // Guarantees: G-stq-perform-inside-stops
     @Test func performInsideAnOperationOfTheSameQueueStopsWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let queue = SerialTaskQueue()

@@ -50,6 +50,7 @@ import Testing
         #expect(seen.recorded == [42])
     }
 
+    // Guarantees: G-serial-fifo-one-at-a-time
     @Test func theMainQueueRunsBlocksInSubmissionOrder() {
         let order = Recorder<Int>()
         for index in 0..<100 { Exec.mainAsync.invoke { order.record(index) } }

@@ -8,6 +8,7 @@ import Testing
 /// and its child tasks and `async let`s inherit that.
 @Suite struct TaskExecutorTests {
     /// A context of the user's that implements only the four required members: it gets an executor by default.
+    // Guarantees: G-task-executor-runs-in-context
     @Test func aTaskRunsInAMinimalCustomContextBeforeAndAfterSuspending() async {
         let context = MinimalSerialContext()
         let places = await Task(executorPreference: context.taskExecutor) {
@@ -21,6 +22,7 @@ import Testing
         #expect(places == [true, true, true])
     }
 
+    // Guarantees: G-task-executor-runs-in-context
     @Test func childTasksAndAsyncLetInheritThePreference() async {
         let context = MinimalSerialContext()
         let inherited = await withTaskExecutorPreference(context.taskExecutor) {
@@ -42,6 +44,7 @@ import Testing
         #expect(leftIt == false)
     }
 
+    // Guarantees: G-task-executor-runs-in-context
     @Test func execCasesRunTasksInTheirContext() async {
         let serial = Exec.asyncQueue()
         #expect(await Task(executorPreference: serial.taskExecutor) { serial.isCurrent }.value)
@@ -51,6 +54,7 @@ import Testing
         #expect(await Task(executorPreference: Exec.utility.taskExecutor) { !Exec.main.isCurrent }.value)
     }
 
+    // Guarantees: G-task-executor-shared
     @Test func sharedCasesReuseOneExecutor() {
         #expect(Exec.utility.taskExecutor === Exec.utility.taskExecutor)
         #expect(Exec.main.taskExecutor === Exec.mainAsync.taskExecutor)
@@ -58,6 +62,7 @@ import Testing
     }
 
     /// Jobs go through `invokeAsync`: on `.main`, even from the main queue, a job never runs in the caller's frame.
+    // Guarantees: G-task-jobs-never-inline
     @Test func jobsNeverRunInsideTheEnqueuingFrame() async {
         let order = Recorder<String>()
         await withCheckedContinuation { continuation in
@@ -80,6 +85,7 @@ func === (lhs: any TaskExecutor, rhs: any TaskExecutor) -> Bool {
 
 /// A task on a context that nobody else keeps: the task's executor must keep the queue alive for the task's jobs.
 @Suite struct TaskExecutorLifetimeTests {
+    // Guarantees: G-task-executor-keeps-queue
     @Test func aTaskOnATemporaryContextOutlivesTheContextValue() async throws {
         let queue = WeakQueue()
         let task = makeTaskOnATemporaryQueue(remembering: queue)

@@ -10,6 +10,7 @@ import Testing
 @Suite struct TimerEngineTests {
     /// Equal deadlines and a shuffle of distinct ones, on a serial queue: the firings come in deadline order, ties in
     /// scheduling order. (A heap that broke ties arbitrarily, or a source per timer, fails this by many positions.)
+    // Guarantees: G-timer-serial-deadline-order
     @Test(arguments: [Exec.asyncQueue(), .syncQueue(), .main])
     func aSerialContextFiresInDeadlineOrderAndTiesInSchedulingOrder(context: Exec) {
         let count = 300
@@ -33,6 +34,7 @@ import Testing
     /// deadline order. Each deadline is only known to lie between the clock read before and after its call, so the
     /// test checks every pair whose bounds do not overlap (nearly all of them, unless scheduling stalls for a
     /// millisecond).
+    // Guarantees: G-timer-serial-deadline-order
     @Test func laterScheduledEarlierDeadlinesFireFirst() {
         let context = Exec.asyncQueue()
         let count = 50
@@ -64,6 +66,7 @@ import Testing
 
     /// No handler runs before its deadline, on a global queue, a private serial queue and the main queue. (An engine
     /// that fired everything due within the leeway window, or armed the source late and fired early, fails.)
+    // Guarantees: G-timer-never-early
     @Test(arguments: [Exec.utility, .asyncQueue(), .main])
     func timersNeverFireEarly(context: Exec) {
         let count = 400
@@ -89,6 +92,7 @@ import Testing
 
     /// A handler that cancels a timer due in the same wake-up (same deadline, scheduled later) on a serial queue: the
     /// cancelled timer never runs. (An engine that took all due timers out first and ran them after fails this.)
+    // Guarantees: G-timer-cancel-inside
     @Test(arguments: [Exec.asyncQueue(), .syncQueue(), .main])
     func cancellingFromInsideASerialContextStopsATimerDueInTheSameWakeUp(context: Exec) {
         let pairs = 100
@@ -119,6 +123,7 @@ import Testing
     /// A periodic timer on a serial queue that was blocked for 300 ms runs once when the queue frees up, then on the
     /// next period: never the ~150 missed 2 ms ticks back to back. (An engine that re-armed each tick from the
     /// missed deadline instead of skipping to the next one after now fails this.)
+    // Guarantees: G-timer-periodic-skips-missed
     @Test func aPeriodicTimerSkipsMissedPeriodsInsteadOfRunningThemBackToBack() {
         guard case .queue(let queue, _) = Exec.asyncQueue() else { return }
         let context = Exec.queue(queue, .serialAsync)
@@ -154,6 +159,7 @@ import Testing
     /// Several due timers on a global queue run at once: each of two timers with the same deadline waits for the
     /// other to start. (An engine that ran due handlers one after another from the source's handler fails this after
     /// the 5 s timeout.)
+    // Guarantees: G-timer-concurrent-parallel
     @Test func dueTimersOnAGlobalQueueDoNotWaitForEachOther() {
         let first = DispatchSemaphore(value: 0)
         let second = DispatchSemaphore(value: 0)
@@ -208,6 +214,7 @@ import Testing
     /// Private queues with timers (fired, cancelled, released) are freed once none is pending: the engine a queue
     /// owns holds the queue only while it has timers. (An engine that kept its source, or the queue, would leak all
     /// twenty queues.)
+    // Guarantees: G-timer-private-queue-released
     @Test func privateQueuesAreReleasedOnceTheirTimersAreDone() {
         let queueCount = 20
         var weakReferences: [() -> DispatchQueue?] = []

@@ -11,6 +11,7 @@ import Testing
     /// Coalescing: a new timer moves the source earlier, or narrows its leeway, only as far as every timer already in
     /// the window allows; one due later than the window leaves it alone. (An engine that armed for the newest timer
     /// alone would fire the first one late: the second expectation fails.)
+    // Guarantees: G-timer-leeway-never-delays-tight
     @Test func insertingNarrowsTheWindowOnlyAsFarAsNeeded() {
         var schedule = TimerSchedule(releasesSourceWhenIdle: false)
         let timers = TestTimers()
@@ -29,6 +30,7 @@ import Testing
     /// the grace, later ones cost nothing, and the wake-up that finds nothing tears the source down. (An engine that
     /// tore down at once would make a source per timer in a schedule+cancel loop; one that never did would keep the
     /// queue alive.)
+    // Guarantees: G-timer-private-queue-released
     @Test func anIdleEngineWakesOnceWithinTheGraceThenLetsTheSourceGo() {
         var schedule = TimerSchedule(releasesSourceWhenIdle: true)
         let timers = TestTimers()
@@ -73,6 +75,7 @@ import Testing
     /// Issue #29, defect 1, at the level of the schedule: a concurrent engine's due timer waiting for its job is
     /// reached by `cancel`, which hands back its handler (so the engine releases it before `cancel()` returns), and
     /// the job then finds nothing. The other due timers' jobs run theirs, in deadline order.
+    // Guarantees: G-timer-cancel-concurrent
     @Test(arguments: [false, true])
     func cancelReachesAWaitingFiring(periodic: Bool) {
         var schedule = TimerSchedule(releasesSourceWhenIdle: false)
@@ -100,6 +103,7 @@ import Testing
 
     /// Periodic timers: the next deadline is the first multiple of the period after the handler returned (no drift,
     /// missed periods skipped); cancelled while running, a timer is not put back.
+    // Guarantees: G-timer-periodic-no-drift, G-timer-periodic-skips-missed
     @Test func periodicTimersGoBackAtTheNextMultipleOfThePeriod() {
         var schedule = TimerSchedule(releasesSourceWhenIdle: false)
         let timers = TestTimers()

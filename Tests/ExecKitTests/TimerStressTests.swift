@@ -19,6 +19,7 @@ import Testing
 ///
 /// The cases run one at a time: two at once (20,000 Dispatch sources) held up the global queue where default timers
 /// fire by a quarter of a second, and by then every cancellation had run, so the race rarely happened.
+// Guarantees: G-thread-safety-any-thread
 @Suite(.serialized) struct TimerStressTests {
     /// Under the Thread Sanitizer, 2,000 timers: creating a Dispatch source there costs about ten times more.
     static let oneShotCount = isThreadSanitizerActive ? 2_000 : 10_000

@@ -24,6 +24,7 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
         #expect(value == 42)
     }
 
+    // Guarantees: G-withcallback-once
     @Test func aSecondCallIsIgnored() async throws {
         let value = try await withCallback { _, completion in
             completion(1)
@@ -33,6 +34,7 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
         #expect(value == 1)
     }
 
+    // Guarantees: G-withcallback-cancel, G-withcallback-once
     @Test func cancellingTheCallerThrowsAtOnceAndDropsTheLateCompletion() async {
         let completionHolder = LockedBox<(@Sendable (Int) -> Void)?>(nil)
         // Waited for asynchronously: blocking a thread of the small cooperative pool could keep the task from starting.
@@ -49,6 +51,7 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
         completionHolder.withLock { $0 }?(5)  // late: must be dropped without a crash (no double resume)
     }
 
+    // Guarantees: G-withcallback-cancel
     @Test func anAlreadyCancelledCallerThrowsWithoutWaiting() async {
         let caller = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -70,6 +73,7 @@ private func load(_ id: Int, context: Exec = .main, completion: @escaping @Senda
 
 /// `withCallback(timeout:)` in real time, and the typed-throws wrapper its documentation shows (issue #18).
 @Suite struct WithCallbackTimeoutTests {
+    // Guarantees: G-withcallback-timeout
     @Test func aCallbackAPIThatNeverCallsBackTimesOut() async {
         let kept = LockedBox<[@Sendable (Int) -> Void]>([])
         let started = DispatchTime.now()

@@ -18,6 +18,7 @@ import Testing
         #endif
     }
 
+    // Guarantees: G-queue-workloop
     @Test func theWorkloopsWaitRunsTheBlockOnTheQueueAfterEarlierBlocks() {
         let queue = DispatchQueue(label: "ExecKit.workloopWait")
         let order = LockedBox<[String]>([])
@@ -51,6 +52,7 @@ import Testing
         #expect(QueueWait.accepted(by: DispatchQueue(label: "serial")) == .sync)
     }
 
+    // Guarantees: G-queue-workloop
     @Test(arguments: [ExecutionType.mutex, .immediate, .serialAsync, .conditionallyAsync, .concurrentAsync])
     func invokeSyncOnAWorkloopReturnsTheBlocksValue(type: ExecutionType) {
         let workloop = DispatchWorkloop(label: "ExecKit.workloop")

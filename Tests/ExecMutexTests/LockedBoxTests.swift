@@ -15,6 +15,7 @@ import Testing
         #expect(box.withLock { $0 } == [1, 2, 3])
     }
 
+    // Guarantees: G-mutex-lockedbox-serialized
     @Test func concurrentIncrementsAreNotLost() {
         let box = LockedBox(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -23,6 +24,7 @@ import Testing
         #expect(box.withLock { $0 } == 80_000)
     }
 
+    // Guarantees: G-mutex-try-fails-when-held
     @Test func tryWithLockGivesNilWhileHeldElsewhere() {
         let box = LockedBox("free")
         let held = DispatchSemaphore(value: 0)
@@ -43,6 +45,7 @@ import Testing
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-mutex-lockedbox-nested-stops, G-mutex-normal-debug-stops
     @Test func nestedWithLockStopsInsteadOfDeadlocking() async {
         await #expect(processExitsWith: .failure) {
             let box = LockedBox(1)

@@ -7,6 +7,7 @@ import Testing
 /// The mutexes under contention: 4 threads each make 250,000 increments of a counter that has no lock of its own.
 /// Only the mutex keeps the total exact, and the counter notices two holders at once. Under the Thread Sanitizer a
 /// missing lock is also reported as a data race.
+// Guarantees: G-thread-safety-any-thread
 @Suite struct MutexStressTests {
     static let threads = 4
     /// Under the Thread Sanitizer each contended lock costs several microseconds, so it makes 50,000 per thread there.
@@ -26,6 +27,7 @@ import Testing
         #expect(counter.overlapCount == 0, "two threads held the mutex at once")
     }
 
+    // Guarantees: G-mutex-lockedbox-serialized
     @Test func lockedBoxWithLockIncrementsAreExact() {
         let box = LockedBox(0)
         let perThread = Self.incrementsPerThread
@@ -37,6 +39,7 @@ import Testing
         #expect(box.withLock { $0 } == Self.threads * perThread)
     }
 
+    // Guarantees: G-mutex-lockedbox-serialized, G-mutex-try-fails-when-held
     @Test func lockedBoxTryWithLockRunsExactlyWhenItSaysSo() {
         // Half of the attempts use `tryWithLock`, retried until it gets the lock: a `nil` must mean "not run".
         let box = LockedBox(0)

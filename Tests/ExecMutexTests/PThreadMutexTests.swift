@@ -12,12 +12,14 @@ private struct Failure: Error, Equatable {}
         #expect(mutex.sync { 42 } == 42)
     }
 
+    // Guarantees: G-mutex-sync-rethrow-unlocks
     @Test func syncRethrowsAndReleasesTheLock() {
         let mutex = PThreadMutex()
         #expect(throws: Failure.self) { try mutex.sync { throw Failure() } }
         #expect(mutex.trySync { true } == true, "the lock must be free again after a throw")
     }
 
+    // Guarantees: G-mutex-try-fails-when-held
     @Test(arguments: [PThreadMutex.Kind.normal, .recursive, .errorChecking])
     func trySyncReturnsNilWhileAnotherThreadHoldsTheLock(kind: PThreadMutex.Kind) {
         let mutex = PThreadMutex(type: kind)
@@ -39,12 +41,14 @@ private struct Failure: Error, Equatable {}
         #expect(mutex.trySync { 1 } == 1)
     }
 
+    // Guarantees: G-mutex-recursive
     @Test func recursiveMutexAllowsNestedSync() {
         let mutex = PThreadMutex(type: .recursive)
         let value = mutex.sync { mutex.sync { mutex.trySync { 7 } } }
         #expect(value == 7)
     }
 
+    // Guarantees: G-mutex-try-fails-when-held
     @Test func unbalancedLockAndUnlockPair() {
         let mutex = PThreadMutex()
         mutex.unbalancedLock()
@@ -60,6 +64,7 @@ private struct Failure: Error, Equatable {}
         #expect(PThreadMutex(type: .recursive).kind == .recursive)
     }
 
+    // Guarantees: G-thread-safety-any-thread
     @Test func syncExcludesConcurrentWriters() {
         let mutex = PThreadMutex()
         nonisolated(unsafe) var counter = 0
@@ -70,6 +75,7 @@ private struct Failure: Error, Equatable {}
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-mutex-errorchecking-stops, G-mutex-failure-stops
     @Test func errorCheckingMutexStopsInsteadOfDeadlocking() async {
         let exit1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let mutex = PThreadMutex(type: .errorChecking)
@@ -80,6 +86,7 @@ private struct Failure: Error, Equatable {}
     #endif
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-misuse-stops-with-message, G-mutex-failure-stops
     @Test func unlockingAMutexThisThreadDoesNotHoldStops() async {
         let exit2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             PThreadMutex(type: .errorChecking).unbalancedUnlock()
@@ -90,6 +97,7 @@ private struct Failure: Error, Equatable {}
 
     #if os(macOS) || os(Linux) || os(Windows)
     /// `sync`'s own unlock is checked like every other: a block that unlocks the mutex itself stops the program.
+    // Guarantees: G-mutex-failure-stops
     @Test func aBlockThatUnlocksTheMutexOfItsSyncStops() async {
         let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let mutex = PThreadMutex(type: .errorChecking)

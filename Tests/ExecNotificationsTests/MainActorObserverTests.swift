@@ -27,6 +27,7 @@ extension NotificationName where Payload == String {
 }
 
 @Suite struct MainActorObserverTests {
+    // Guarantees: G-hub-context-delivery
     @Test @MainActor func aMainActorModelWritesItsStateInAMainObserver() async {
         let hub = NotificationHub()
         let model = TitleModel()

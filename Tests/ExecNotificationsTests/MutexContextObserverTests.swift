@@ -15,6 +15,7 @@ import Darwin
 /// the program with the re-entry message on a mutex queue (`Exec.syncQueue()`), never a hang. (Until issue #32 the
 /// article said both stop the program.)
 @Suite struct MutexContextObserverTests {
+    // Guarantees: G-hub-serialized-reentrant
     @Test func aSerializedDirectObserverPostingToItsNeighbourDeliversInlineDepthFirst() {
         let hub = NotificationHub()
         let context = Exec.direct.serialized()
@@ -41,6 +42,7 @@ import Darwin
     }
 
     #if os(macOS) || os(Linux) || os(Windows)
+    // Guarantees: G-hub-mutex-reentry-stops
     @Test func aSyncQueueObserverPostingToItsNeighbourStopsWithTheReentryMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let hub = NotificationHub()

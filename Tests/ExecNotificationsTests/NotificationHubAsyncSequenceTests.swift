@@ -5,6 +5,7 @@ import XCTest
 @testable import ExecNotifications
 
 final class NotificationHubAsyncSequenceTests: XCTestCase {
+    // Guarantees: G-hub-stream-registered-at-once, G-hub-stream-unregisters, G-hub-stream-order, G-hub-stream-buffering
     func testPostsMadeBeforeTheFirstNextAreNotLost() async {
         let hub = NotificationHub()
         let received = await withTimeout {
@@ -21,6 +22,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(hub.observerCount(for: .number), 0, "leaving the loop and the stream's scope unregisters")
     }
 
+    // Guarantees: G-hub-object-filter
     func testObjectFilterApplies() async {
         let hub = NotificationHub()
         let model = Model()
@@ -34,6 +36,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(first, 2)
     }
 
+    // Guarantees: G-hub-stream-unregisters
     func testCancellingTheTaskUnregistersEvenWhileTheStreamIsStillHeld() async {
         let hub = NotificationHub()
         let stream = hub.notifications(for: .number)
@@ -47,6 +50,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         withExtendedLifetime(stream) {}
     }
 
+    // Guarantees: G-hub-stream-unregisters
     func testCancellingTheIteratingTaskUnregisters() async {
         let hub = NotificationHub()
         let stream = hub.notifications(for: .number)
@@ -61,6 +65,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(hub.observerCount(for: .number), 0)
     }
 
+    // Guarantees: G-hub-stream-unregisters
     func testReleasingAnUniteratedStreamUnregisters() {
         let hub = NotificationHub()
         var stream: AsyncStream<Int>? = hub.notifications(for: .number)
@@ -70,6 +75,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(hub.observerCount(for: .number), 0)
     }
 
+    // Guarantees: G-hub-stream-buffering
     func testBufferingNewestKeepsOnlyTheLatest() async {
         let hub = NotificationHub()
         let stream = hub.notifications(for: .number, bufferingPolicy: .bufferingNewest(1))
@@ -81,6 +87,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(latest, 5)
     }
 
+    // Guarantees: G-hub-stream-hub-gone, G-hub-gone-stops-observers
     func testStreamFinishesWhenTheHubIsReleased() async {
         var hub: NotificationHub? = NotificationHub()
         let stream = hub!.notifications(for: .number)
@@ -95,6 +102,7 @@ final class NotificationHubAsyncSequenceTests: XCTestCase {
         XCTAssertEqual(received, [1, 2], "the buffered payloads come out, then the loop ends")
     }
 
+    // Guarantees: G-hub-stream-hub-gone, G-hub-gone-stops-observers
     func testStreamBeingIteratedFinishesWhenTheHubIsReleased() async {
         var hub: NotificationHub? = NotificationHub()
         let stream = hub!.notifications(for: .number)

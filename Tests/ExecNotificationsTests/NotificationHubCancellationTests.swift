@@ -5,6 +5,7 @@ import XCTest
 @testable import ExecNotifications
 
 final class NotificationHubCancellationTests: XCTestCase {
+    // Guarantees: G-hub-cancel-no-start
     func testCancelStopsDirectDeliveryAndRemovesTheObserver() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -17,6 +18,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         observation.cancel()  // idempotent
     }
 
+    // Guarantees: G-lifetime-handle
     func testReleasingTheLifetimeEndsTheObservation() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -45,6 +47,7 @@ final class NotificationHubCancellationTests: XCTestCase {
 
     /// `cancel()` never waits for a running block (waiting deadlocks when the block waits for the canceller), yet the
     /// delivery queued behind the running one never starts.
+    // Guarantees: G-hub-cancel-no-wait, G-hub-cancel-no-start
     func testCancelFromAnotherThreadReturnsWhileTheBlockRunsAndTheBlockNeverStartsAgain() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.running")
@@ -75,6 +78,7 @@ final class NotificationHubCancellationTests: XCTestCase {
 
     /// Two observers on two serial queues whose blocks cancel each other while both are running: a `cancel()` that
     /// waited for the other block would deadlock, each block waiting for the other.
+    // Guarantees: G-hub-cancel-no-wait, G-hub-reentrant-calls
     func testObserversOnTwoQueuesCancellingEachOtherFromTheirBlocksDoNotDeadlock() {
         let hub = NotificationHub()
         let lifetimes = LockedBox<[String: any Lifetime]>([:])
@@ -110,6 +114,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         lifetimes.withLock { $0.removeAll() }
     }
 
+    // Guarantees: G-hub-cancel-no-wait, G-hub-cancel-no-start, G-hub-reentrant-calls
     func testCancelFromInsideTheBlockReturnsAndStopsLaterDeliveries() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.self-cancel")
@@ -129,6 +134,7 @@ final class NotificationHubCancellationTests: XCTestCase {
         holder.withLock { $0 = nil }
     }
 
+    // Guarantees: G-hub-cancel-no-start
     func testDirectObserverCancelledFromAnotherThreadIsNotCalledByLaterPosts() {
         let hub = NotificationHub()
         let received = Counter()

@@ -7,6 +7,7 @@ import XCTest
 final class NotificationHubConcurrencyTests: XCTestCase {
     /// Posts from many threads while others add and cancel observers of the same name: the live observers receive
     /// every post, exactly once.
+    // Guarantees: G-thread-safety-any-thread
     func testConcurrentPostsAddsAndCancelsLoseNoDeliveryToLiveObservers() {
         let hub = NotificationHub()
         let direct = Counter()
@@ -35,6 +36,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
         withExtendedLifetime((directObservation, queuedObservation)) {}
     }
 
+    // Guarantees: G-hub-cancel-no-start
     func testConcurrentCancelAndPostNeverRunACancelledAsynchronousObserverLater() {
         for _ in 0..<200 {
             let hub = NotificationHub()
@@ -58,6 +60,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
     /// A post that starts a drain on its own thread (a mutex context runs it inline, under the lock) runs the jobs it
     /// found pending and hands later ones off: it must not keep running another thread's posts for as long as that
     /// thread keeps posting.
+    // Guarantees: G-hub-drain-bounded, G-hub-post-order
     func testPostReturnsWhileAnotherThreadKeepsPostingToAMutexContextObserver() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -103,6 +106,7 @@ final class NotificationHubConcurrencyTests: XCTestCase {
 
     /// Posts read the observer table without a lock while other threads replace it: run under the address and thread
     /// sanitizers, this catches a table or an observer released while a post still reads it.
+    // Guarantees: G-thread-safety-any-thread
     func testPostsWhileObserversOfTheSameNameComeAndGo() {
         let hub = NotificationHub()
         let calls = Counter()

@@ -5,6 +5,7 @@ import XCTest
 @testable import ExecNotifications
 
 final class NotificationHubDeliveryTests: XCTestCase {
+    // Guarantees: G-hub-direct-inline
     func testDirectObserverRunsOnThePostingThreadBeforePostReturns() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -19,6 +20,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-direct-inline
     func testDirectObserversRunInTheOrderTheyWereAdded() {
         let hub = NotificationHub()
         let order = Recorder<String>()
@@ -44,6 +46,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime((a, b)) {}
     }
 
+    // Guarantees: G-hub-name-typed
     func testSameStringWithDifferentPayloadTypesAreDifferentNotifications() {
         let hub = NotificationHub()
         let asInt = NotificationName<Int>("test.shared")
@@ -78,6 +81,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime((observation, others)) {}
     }
 
+    // Guarantees: G-hub-object-filter
     func testObjectFilterMatchesByIdentity() {
         let hub = NotificationHub()
         let model = Model()
@@ -96,6 +100,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
 
     /// Notifications.md: "once it is gone the observer receives nothing more". A new object that happens to take the
     /// freed one's address must not be taken for it (an observer that kept the address alone would receive this post).
+    // Guarantees: G-hub-object-weak
     func testAnObserverOfAnObjectThatIsGoneReceivesNothingFromANewObjectAtItsAddress() throws {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -121,6 +126,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
 
     /// Notifications.md: "A post made from inside an observer block is delivered, depth first, before the outer post
     /// continues." With two observers, breadth first would give a1, b1, a2, b2.
+    // Guarantees: G-hub-nested-depth-first
     func testANestedPostReachesEveryObserverBeforeTheOuterPostContinues() {
         let hub = NotificationHub()
         let log = Recorder<String>()
@@ -134,6 +140,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime((a, b)) {}
     }
 
+    // Guarantees: G-hub-object-weak
     func testHubDoesNotRetainTheObservedObject() {
         let hub = NotificationHub()
         var model: Model? = Model()
@@ -146,6 +153,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-context-delivery
     func testMainObserverRunsOnTheMainQueue() {
         let hub = NotificationHub()
         let delivered = expectation(description: "delivered")
@@ -159,6 +167,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-context-delivery
     func testAsynchronousContextDoesNotRunTheBlockInsidePost() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.async")
@@ -174,6 +183,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-post-order
     func testSerialContextReceivesPostsInFIFOOrder() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.serial")
@@ -186,6 +196,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-post-order
     func testConcurrentContextStillReceivesOneObserversPostsInOrder() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -201,6 +212,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
 
     /// The case an "inline when already on main" shortcut gets wrong: a post queued for a `.main` observer from a
     /// background thread, then a later post made on the main queue, must arrive in that order.
+    // Guarantees: G-hub-post-order, G-hub-context-delivery
     func testLaterPostOnMainDoesNotOvertakeEarlierPostQueuedFromBackground() {
         XCTAssertTrue(DispatchQueue.isMainQueueCurrent, "XCTest runs synchronous tests on the main queue")
         let hub = NotificationHub()
@@ -227,6 +239,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-context-delivery
     func testMainObserverRunsInlineWhenPostedOnMainWithNothingPending() {
         XCTAssertTrue(DispatchQueue.isMainQueueCurrent)
         let hub = NotificationHub()
@@ -237,6 +250,7 @@ final class NotificationHubDeliveryTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-context-delivery
     func testCustomContextIsUsed() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.custom.target")

@@ -5,6 +5,7 @@ import XCTest
 @testable import ExecNotifications
 
 final class NotificationHubLifetimeTests: XCTestCase {
+    // Guarantees: G-hub-observations-weak
     func testObservationsDoNotKeepTheHubAlive() {
         var hub: NotificationHub? = NotificationHub()
         weak var weakHub: AnyObject?  // assigned apart, so Swift 6.0 (no `weak let`) and 6.3 (no warning) agree
@@ -15,6 +16,7 @@ final class NotificationHubLifetimeTests: XCTestCase {
         observation.cancel()  // outliving the hub is harmless
     }
 
+    // Guarantees: G-hub-gone-stops-observers
     func testReleasedHubDropsDeliveriesStillQueued() {
         var hub: NotificationHub? = NotificationHub()
         let queue = DispatchQueue(label: "test.hub-release")
@@ -30,6 +32,7 @@ final class NotificationHubLifetimeTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-observations-weak
     func testReleasingTheLastLifetimeAfterTheHubIsHarmless() {
         var hub: NotificationHub? = NotificationHub()
         var observations: [any Lifetime] = []

@@ -11,6 +11,7 @@ import Testing
 /// Adding an observer and cancelling it must leave nothing behind: half a million such cycles keep the resident
 /// memory flat (a leaked object of the smallest heap size, 32 bytes, would add 16 MB).
 /// Each measurement runs in an exit test; see `MemoryGrowth`.
+// Guarantees: G-memory-flat
 @Suite struct NotificationHubMemoryGrowthTests {
     @Test(.enabled(if: residentMemoryBytes() != nil, "reads the resident size from /proc/self/statm, on Linux"))
     func observerCyclesOnAGlobalQueueKeepMemoryFlat() async {

@@ -5,6 +5,7 @@ import XCTest
 @testable import ExecNotifications
 
 final class NotificationHubReentrancyTests: XCTestCase {
+    // Guarantees: G-hub-reentrant-calls
     func testDirectObserverMayPostFromItsBlock() {
         let hub = NotificationHub()
         let received = Recorder<Int>()
@@ -17,6 +18,7 @@ final class NotificationHubReentrancyTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-post-snapshot, G-hub-reentrant-calls
     func testObserverAddedDuringAPostDoesNotReceiveThatPost() {
         let hub = NotificationHub()
         let late = Recorder<Int>()
@@ -33,6 +35,7 @@ final class NotificationHubReentrancyTests: XCTestCase {
         added.withLock { $0.removeAll() }
     }
 
+    // Guarantees: G-hub-reentrant-calls, G-hub-cancel-no-wait
     func testDirectObserverMayCancelItselfAndOthersDuringAPost() {
         let hub = NotificationHub()
         let calls = Recorder<String>()
@@ -52,6 +55,7 @@ final class NotificationHubReentrancyTests: XCTestCase {
         lifetimes.withLock { $0.removeAll() }
     }
 
+    // Guarantees: G-hub-post-order, G-hub-reentrant-calls
     func testAsynchronousObserverPostingToItselfKeepsPostOrder() {
         let hub = NotificationHub()
         let queue = DispatchQueue(label: "test.reentrant")
@@ -70,6 +74,7 @@ final class NotificationHubReentrancyTests: XCTestCase {
         withExtendedLifetime(observation) {}
     }
 
+    // Guarantees: G-hub-reentrant-calls
     func testMutexContextObserverMayPostToItselfWithoutDeadlock() {
         let hub = NotificationHub()
         let received = Recorder<Int>()

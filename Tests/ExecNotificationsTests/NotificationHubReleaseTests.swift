@@ -9,6 +9,7 @@ import Testing
 ///
 /// Each test builds the cycle a user builds: an owner keeps its observation, whose block captures the owner. The hub
 /// holds the block, so the owner can only go once the observation has ended and the hub has let go of it.
+// Guarantees: G-lifetime-release
 @Suite struct NotificationHubReleaseTests {
     static let contexts: [Exec] = [
         .direct, .utility, .main, .asyncQueue(), .syncQueue(), .direct.serialized(), .custom(SerialQueueContext()),
@@ -44,6 +45,7 @@ import Testing
         #expect(becomesNil { weakOwner }, "a released observation still holds its block, and so its owner")
     }
 
+    // Guarantees: G-lifetime-handle
     @Test(arguments: contexts)
     func aReleasedObservationLeavesTheHubAndReleasesItsBlock(context: Exec) {
         let hub = NotificationHub()
@@ -74,6 +76,7 @@ import Testing
     /// it, so that only the task holds it. Nothing here blocks a thread of the Swift concurrency pool while the task
     /// needs one; a watchdog cancels the task if the first payload never arrives, so a lost post fails the test
     /// instead of hanging it.
+    // Guarantees: G-hub-stream-unregisters
     @Test func aStreamReleasesItsObserverOnceItsConsumingTaskEnds() async {
         let hub = NotificationHub()
         let consumedFirst = Flag()

@@ -15,6 +15,7 @@ import Testing
 /// - an observer whose context is not `.direct` receives one post at a time, even on a concurrent context.
 ///
 /// The random choices come from fixed seeds, one per thread; what the threads interleave still varies between runs.
+// Guarantees: G-thread-safety-any-thread
 @Suite struct NotificationHubStressTests {
     static let posters = 4
     /// 40,000 posts in all, each to the 7 long-lived observers and a few dozen short-lived ones: 2.5 s in a debug build
@@ -26,6 +27,7 @@ import Testing
         .direct, .utility, .main, .asyncQueue(), .syncQueue(), .direct.serialized(), .custom(SerialQueueContext()),
     ]
 
+    // Guarantees: G-hub-post-order, G-hub-cancel-no-start
     @Test func stormsOfPostsAddsAndCancelsKeepEveryGuarantee() {
         let hub = NotificationHub()
         let expected = Self.posters * Self.postsPerPoster

@@ -39,6 +39,7 @@ enum CallbackScenarios {
 
     /// Each round cancels the awaiting task while the completion is on its way (from this thread or another one). The
     /// task must end exactly once, with the value or with `CancellationError`, never hang.
+    // Guarantees: G-withcallback-once, G-withcallback-cancel
     private static func cancellationRacingCompletion(_ rounds: Int) async throws -> String {
         var (completed, cancelled) = (0, 0)
         for round in 0..<rounds {

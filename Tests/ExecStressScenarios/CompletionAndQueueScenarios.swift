@@ -17,6 +17,7 @@ enum CompletionAndQueueScenarios {
 
     /// Four threads submit `rounds / 4` operations each, every one suspending in its middle: no two may overlap, every
     /// one must run, and each thread's operations must run in the order that thread submitted them.
+    // Guarantees: G-stq-one-at-a-time, G-stq-thread-safety
     private static func serialTaskQueueFromThreads(_ rounds: Int) throws -> String {
         let queue = SerialTaskQueue(context: Exec.utility)
         let overlaps = OverlapDetector()
@@ -47,6 +48,7 @@ enum CompletionAndQueueScenarios {
     /// isolated to the main actor, each suspending in its middle, while a fifth calls `cancelAll()` now and then. No
     /// two may overlap, every one must run (cancelled or not), each thread's must run in its order, an isolated one
     /// must run on its actor, and an operation submitted after a `cancelAll()` returned must not be cancelled by it.
+    // Guarantees: G-stq-thread-safety, G-stq-cancelall, G-stq-isolated-throughout
     private static func serialTaskQueueIsolatedAndCancelled(_ rounds: Int) throws -> String {
         let queue = SerialTaskQueue(context: Exec.utility)
         let actor = QueueStressActor()
@@ -118,6 +120,7 @@ enum CompletionAndQueueScenarios {
 
     /// Each round races a value (from a global queue, at once or after up to 2 ms), a cancellation and a 0–2 ms timeout: the handler must run
     /// exactly once, and the calls that report winning, plus the timeouts, must add up to one per round.
+    // Guarantees: G-once-exactly-once, G-once-thread-safety
     private static func onceCompletionRace(_ rounds: Int) throws -> String {
         let handled = Countdown(rounds)
         let valuesOffered = Countdown(rounds)

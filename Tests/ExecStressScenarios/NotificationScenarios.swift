@@ -14,6 +14,7 @@ enum NotificationScenarios {
 
     /// Each round iterates a new stream from a task: even rounds leave the loop after one to three payloads, odd rounds
     /// cancel the task as soon as it starts. Every consumer must end, and see payloads in the order they were posted.
+    // Guarantees: G-hub-stream-order
     private static func streamsCancelledWhilePosting(_ rounds: Int) async throws -> String {
         let hub = NotificationHub()
         let stop = AtomicCounters(count: 1)

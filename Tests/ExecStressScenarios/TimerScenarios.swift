@@ -89,6 +89,7 @@ enum TimerScenarios {
     /// Periodic timers at 1 ms whose handler takes 2 ms, until each has ticked five times: one handler never runs twice
     /// at once (a tick that comes while it runs is a missed period), on a serial context no two handlers run at once,
     /// and none runs after `cancel()` returned inside the context.
+    // Guarantees: G-timer-periodic-not-reentrant
     private static func periodicTimers(_ rounds: Int, on stressContext: StressContext) throws -> String {
         let context = stressContext.make()
         try soloPeriodicTimerNeverOverlapsItself(on: context)
@@ -195,6 +196,7 @@ enum TimerScenarios {
 
     /// A handler that blocks for 1 s must not hold up an unrelated 20 ms timer on a concurrent context: the engine
     /// promises that due handlers run in parallel there. Two rounds; the bound (500 ms) is generous.
+    // Guarantees: G-timer-concurrent-parallel
     private static func blockingHandlerBesideAFastTimer(on stressContext: StressContext) throws -> String {
         let context = stressContext.make()
         var latencies: [UInt64] = []
@@ -252,6 +254,7 @@ enum TimerScenarios {
 
     /// One private queue used first as a concurrent context, then as a serial one: the serial context's timers must
     /// still fire in deadline order, and one cancelled by an earlier handler of the same wake-up must not run.
+    // Guarantees: G-timer-serial-deadline-order
     private static func mixedTypesOnOneQueue(_ rounds: Int) throws -> String {
         let queue = DispatchQueue(label: "stress.mixed")
         let concurrentFired = DispatchSemaphore(value: 0)

@@ -6,6 +6,7 @@ import Testing
 /// `pendingWork` and `assertNoPendingWork` name the source line that scheduled each pending item: the test's own
 /// line, or the line of the code under test that scheduled it, never a line inside ExecKit.
 @Suite struct CallSiteTests {
+    // Guarantees: G-virtual-call-site
     @Test func eachKindOfWorkNamesTheTestLineThatScheduledIt() async {
         let coordinator = TestCoordinator()
         var expected: [PendingWork.Kind: Int] = [:]
@@ -34,6 +35,7 @@ import Testing
         withExtendedLifetime((periodic, single)) {}
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func workScheduledByCodeUnderTestNamesThatCodesLine() {
         let coordinator = TestCoordinator()
         let poller = Poller(context: coordinator.global)
@@ -44,6 +46,7 @@ import Testing
         poller.stop()
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func aBlockScheduledInsideAHelperClosureNamesTheClosuresLine() {
         let coordinator = TestCoordinator()
         let lines = [0, 1, 2].map { index in
@@ -54,6 +57,7 @@ import Testing
         coordinator.runUntilIdle()
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func schedulingsAlongOnePathShareItsSiteAndAnotherLineGetsItsOwn() {
         let coordinator = TestCoordinator()
         var timers: [any Lifetime] = []
@@ -70,6 +74,7 @@ import Testing
         withExtendedLifetime(timers) {}
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func sleepsAwaitedFromTwoFunctionsNameTheirOwnLines() async {
         // A sleep's caller awaits it, so it is not on the thread's stack: its site cannot be reused from a path.
         let coordinator = TestCoordinator()
@@ -86,6 +91,7 @@ import Testing
         coordinator.runUntilIdle()
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func blocksScheduledByAwaitedLibraryCodeNameEachAwaitingLine() {
         // `perform` schedules its block from ExecKit's own async code: the awaiting line is an async frame, off the
         // thread's stack, so the two calls share a stack path and differ only in their async callers.
@@ -102,6 +108,7 @@ import Testing
         withExtendedLifetime((first, second)) {}
     }
 
+    // Guarantees: G-virtual-call-site
     @Test func theTeardownMessageListsEachItemWithItsLine() {
         let coordinator = TestCoordinator()
         let timerLine = #line + 1
@@ -117,6 +124,7 @@ import Testing
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
     }
 
+    // Guarantees: G-virtual-call-sites-optional
     @Test func aCoordinatorThatRecordsNoCallSitesListsNoneAndSaysHowToGetThem() {
         let coordinator = TestCoordinator(recordsCallSites: false)
         coordinator.main.invoke {}

@@ -7,6 +7,7 @@ import Testing
 /// Issue #27 in virtual time: tasks started in a coordinator's serial context wait for each other through an actor on
 /// the same context. A hop inside the actor between its check and its wait would let the signal slip by, and
 /// `runUntilIdle()` would then return with a task still waiting.
+// Guarantees: G-task-actor-never-hangs
 @Suite struct CoordinatorActorWaitTests {
     /// The coordinator's serial contexts an actor can run on.
     static let contexts: [(name: String, make: @Sendable (TestCoordinator) -> Exec)] = [

@@ -6,6 +6,7 @@ import Testing
 /// Work runs in deadline order, ties in the order of scheduling, nested work in the same call, and only when the test
 /// drives time.
 @Suite struct CoordinatorOrderingTests {
+    // Guarantees: G-virtual-deterministic, G-virtual-global-queued
     @Test func nothingRunsUntilTheTestDrivesTime() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -16,6 +17,7 @@ import Testing
         #expect(log.entries == ["block"])  // the timer's lifetime was released at once, which cancelled it
     }
 
+    // Guarantees: G-virtual-deterministic, G-virtual-one-at-a-time
     @Test func workDueAtTheSameInstantRunsInTheOrderItWasScheduled() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -35,6 +37,7 @@ import Testing
         withExtendedLifetime(timers) {}
     }
 
+    // Guarantees: G-virtual-deterministic, G-virtual-advance
     @Test func earlierDeadlinesRunFirstAndNowIsEachDeadlineWhileItRuns() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -49,6 +52,7 @@ import Testing
         withExtendedLifetime(timers) {}
     }
 
+    // Guarantees: G-virtual-run-until-idle
     @Test func workThatWorkSchedulesForNowRunsInTheSameCall() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -66,6 +70,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-advance
     @Test func workScheduledForLaterWaitsForTheAdvanceThatReachesIt() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -80,6 +85,7 @@ import Testing
         withExtendedLifetime(outer) {}
     }
 
+    // Guarantees: G-virtual-timer-cancel-releases
     @Test func cancellingDuringARunStopsWorkDueLaterInTheSameRun() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -95,6 +101,7 @@ import Testing
         withExtendedLifetime(killer) {}
     }
 
+    // Guarantees: G-virtual-timer-cancel-releases
     @Test func cancellingWorkDueAtTheSameInstantFromAnEarlierBlockStopsIt() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -109,6 +116,7 @@ import Testing
         withExtendedLifetime(first) {}
     }
 
+    // Guarantees: G-virtual-advance
     @Test func advanceBySecondsCompilesAndMovesTime() {
         let coordinator = TestCoordinator()
         coordinator.advance(by: .seconds(1))
@@ -122,6 +130,7 @@ import Testing
         #expect(coordinator.clock.now.dispatchTime == DispatchTime(uptimeNanoseconds: 125 + 3_500_000_000))
     }
 
+    // Guarantees: G-virtual-other-threads-schedule
     @Test func otherThreadsMayScheduleWorkThatRunsOnlyInTheTestsCalls() async {
         let coordinator = TestCoordinator()
         let count = Shared(0)

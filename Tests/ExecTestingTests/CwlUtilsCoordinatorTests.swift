@@ -6,6 +6,7 @@ import Testing
 /// What a `DebugContextCoordinator` suite (CwlUtils, CwlSignal) uses: sync after the queued blocks, stopping from a
 /// handler, discarding pending work, and a latency per asynchronous hop.
 @Suite struct CwlUtilsCoordinatorTests {
+    // Guarantees: G-virtual-invokesync-waits
     @Test func invokeSyncOntoASerialQueueRunsAfterTheBlocksAlreadyQueuedThere() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -19,6 +20,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-invokesync-waits
     @Test func workQueuedBeforeASyncRunsOutsideTheCallersQueuesAndLaterWorkAfterIt() {
         let coordinator = TestCoordinator()
         let queue = coordinator.serialQueue(named: "q")
@@ -41,6 +43,7 @@ import Testing
             ])
     }
 
+    // Guarantees: G-virtual-invokesync-waits
     @Test func aSerializedContextsEarlierBlocksRunOutsideTheWaitingCallersQueues() {
         let coordinator = TestCoordinator()
         let serialized = coordinator.global.serialized()
@@ -53,6 +56,7 @@ import Testing
         #expect(log.entries == ["queued block, main: false", "sync block, main: true"])
     }
 
+    // Guarantees: G-virtual-invokesync-waits
     @Test func invokeSyncOntoTheGlobalQueueWaitsForNothingQueued() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -62,6 +66,7 @@ import Testing
         #expect(log.entries == ["B", "A"])
     }
 
+    // Guarantees: G-virtual-stop
     @Test func stopFromAHandlerEndsTheAdvanceAfterThatHandler() {
         let coordinator = TestCoordinator()
         let ticks = Shared(0)
@@ -80,6 +85,7 @@ import Testing
         timer.cancel()
     }
 
+    // Guarantees: G-virtual-discard-releases, G-virtual-discard-no-task-unfinished
     @Test func discardingPendingWorkReleasesItAndCancelsSleeps() async {
         let coordinator = TestCoordinator()
         weak var weakToken: Token?
@@ -101,6 +107,7 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-discard-no-task-unfinished
     @Test func aTaskAsleepWhenTheCoordinatorGoesAwayEndsWithCancellationError() async {
         var coordinator: TestCoordinator? = TestCoordinator()
         let clock = coordinator!.clock  // the task holds the clock, not the coordinator
@@ -124,6 +131,7 @@ import Testing
         #expect(outcome == "CancellationError", "the sleeping task never ended")
     }
 
+    // Guarantees: G-virtual-hop-latency
     @Test func eachAsynchronousHopTakesTheGivenLatency() {
         let coordinator = TestCoordinator(hopLatency: .nanoseconds(1))
         let log = EventLog()

@@ -6,6 +6,7 @@ import Testing
 /// `invoke(after:)` on a coordinator's contexts goes through ExecKit's default implementation (a timer that keeps
 /// itself alive), so it runs in virtual time, exactly at its deadline, in its simulated queue.
 @Suite struct DelayedInvokeVirtualTimeTests {
+    // Guarantees: G-virtual-timer-deadlines, G-custom-invoke-after-self-keeping
     @Test func firesExactlyAtTheDeadlineInItsQueue() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -20,6 +21,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-direct-async-global, G-custom-invoke-after-self-keeping
     @Test func zeroDelayWaitsForTheCoordinatorEvenOnDirect() {
         let coordinator = TestCoordinator()
         let ran = Shared(false)
@@ -29,6 +31,7 @@ import Testing
         #expect(ran.value)
     }
 
+    // Guarantees: G-virtual-deterministic
     @Test func delayedBlocksRunInDeadlineOrderTiesInSchedulingOrder() {
         let coordinator = TestCoordinator()
         let queue = coordinator.serialQueue(named: "worker")
@@ -42,6 +45,7 @@ import Testing
 
     /// Code hard-wired to `Exec.main` and `Exec.utility` runs its delayed blocks in virtual time under
     /// `overridingSharedContexts`, as its timers do.
+    // Guarantees: G-virtual-override-redirects
     @Test func sharedContextsInsideAnOverrideUseVirtualTime() {
         let coordinator = TestCoordinator()
         let log = EventLog()

@@ -23,6 +23,7 @@ enum DerivedContext: String, CaseIterable, Sendable {
 }
 
 @Suite struct DerivedContextTests {
+    // Guarantees: G-virtual-timer-deadlines, G-custom-derived-keeps-clock
     @Test(arguments: DerivedContext.allCases) func timersFireAtTheirVirtualDeadlines(_ derived: DerivedContext) {
         let coordinator = TestCoordinator()
         let context = derived.make(coordinator)
@@ -47,6 +48,7 @@ enum DerivedContext: String, CaseIterable, Sendable {
 
     /// Issue #28, item 2: `discardPendingWork()` releases a derived context's timer handlers (and what they captured)
     /// as it does the coordinator's own, though the test still holds the lifetimes.
+    // Guarantees: G-virtual-discard-releases
     @Test(arguments: DerivedContext.allCases) func discardingReleasesTimerHandlers(_ derived: DerivedContext) {
         let coordinator = TestCoordinator()
         let context = derived.make(coordinator)
@@ -70,6 +72,7 @@ enum DerivedContext: String, CaseIterable, Sendable {
 
     /// Issue #28, item 3: with a hop latency, a derived context's timers still fire at their deadlines: the hop from
     /// the wrapped context's timer into the derived context takes no virtual time.
+    // Guarantees: G-virtual-hop-latency, G-custom-derived-keeps-clock
     @Test(arguments: DerivedContext.allCases) func timersKeepTheirDeadlinesWithAHopLatency(_ derived: DerivedContext) {
         let coordinator = TestCoordinator(hopLatency: .nanoseconds(1))
         let context = derived.make(coordinator)
@@ -82,6 +85,7 @@ enum DerivedContext: String, CaseIterable, Sendable {
         withExtendedLifetime(single) {}
     }
 
+    // Guarantees: G-custom-derived-keeps-clock
     @Test(arguments: DerivedContext.allCases) func asynchronousWorkAndTasksRunInsideTheCoordinator(
         _ derived: DerivedContext
     ) async throws {
@@ -134,6 +138,7 @@ enum DerivedContext: String, CaseIterable, Sendable {
 }
 
 @Suite struct CoordinatorRelativeAsyncTests {
+    // Guarantees: G-virtual-relativeasync
     @Test func workMovedAwayFromACoordinatorContextStaysOnTheCoordinatorsGlobalQueue() {
         let coordinator = TestCoordinator()
         let log = EventLog()

@@ -5,6 +5,7 @@ import Testing
 
 /// The same scenario gives the same event log every run, byte for byte: ties are broken by the order of scheduling,
 /// never by hashes or threads.
+// Guarantees: G-virtual-deterministic
 @Suite struct DeterminismTests {
     @Test func theSameScenarioRunTwiceLogsTheSameEvents() async throws {
         let first = try await Self.scenario()

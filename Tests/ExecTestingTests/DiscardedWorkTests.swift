@@ -27,6 +27,7 @@ import Testing
         ("mainRelativeAsync", { $0.main.relativeAsync() }),
     ]
 
+    // Guarantees: G-virtual-discard-no-task-unfinished, G-virtual-discard-releases
     @Test(arguments: 0..<contexts.count, Ending.allCases)
     func aTaskWhoseJobWasDroppedFinishes(context index: Int, ending: Ending) async {
         var coordinator: TestCoordinator? = TestCoordinator()
@@ -61,6 +62,7 @@ import Testing
 
     /// A task waiting on an actor of a simulated queue whose job was dropped: the actor's job runs elsewhere, one at a
     /// time, and the task finishes.
+    // Guarantees: G-virtual-discard-no-task-unfinished
     @Test(arguments: Ending.allCases)
     func aTaskWaitingOnAnActorWhoseJobWasDroppedFinishes(ending: Ending) async {
         var coordinator: TestCoordinator? = TestCoordinator()
@@ -81,6 +83,7 @@ import Testing
     }
 
     /// A `perform` whose block was dropped resumes its caller, with the block's value: the block runs elsewhere.
+    // Guarantees: G-virtual-discard-no-task-unfinished, G-perform-dropped-block-runs
     @Test(arguments: Ending.allCases)
     func aPerformWhoseBlockWasDroppedResumesItsCaller(ending: Ending) async {
         var coordinator: TestCoordinator? = TestCoordinator()
@@ -105,6 +108,7 @@ import Testing
     /// Operations of a SerialTaskQueue on a coordinator context all finish, in order, after their first jobs were
     /// dropped. Those jobs run on real threads; the tasks' later jobs go to the coordinator again when it still exists
     /// (as a sleep discarded resumes there), so the test keeps running it.
+    // Guarantees: G-virtual-discard-no-task-unfinished
     @Test(arguments: Ending.allCases)
     func serialTaskQueueOperationsAllFinishAfterTheirWorkWasDropped(ending: Ending) async {
         var coordinator: TestCoordinator? = TestCoordinator()
@@ -135,6 +139,7 @@ import Testing
 /// Discarded work is released in the order it would have run, as CwlUtils' coordinator released it (CwlSignal's
 /// `testWindowWindows` depends on it: the timer that closes a window must let go before its source).
 @Suite struct DiscardOrderTests {
+    // Guarantees: G-virtual-discard-order
     @Test func discardedWorkIsReleasedInTheOrderItWouldHaveRun() {
         let coordinator = TestCoordinator()
         let released = LockedBox<[String]>([])

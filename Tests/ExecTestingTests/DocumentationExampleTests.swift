@@ -27,6 +27,7 @@ import Testing
     #expect(coordinator.isIdle)
 }
 
+// Guarantees: G-virtual-actor-on-queue
 @Test func theStoreKeepsWhatTheSyncAdds() {
     let coordinator = TestCoordinator()
     let store = Store(queue: coordinator.serialQueue(named: "store"))
@@ -48,6 +49,7 @@ actor Store {
     func add(_ item: String) { items.append(item) }
 }
 
+// Guarantees: G-virtual-mainactor-recipe
 @Test @MainActor func searchesOnceTheUserStopsTyping() {
     let coordinator = TestCoordinator()
     let model = SearchViewModel(context: coordinator.main)
@@ -70,6 +72,7 @@ actor Store {
     }
 }
 
+// Guarantees: G-virtual-override-redirects
 @Test func pollsEveryTenSeconds() {
     let coordinator = TestCoordinator()
     coordinator.overridingSharedContexts {

@@ -6,6 +6,7 @@ import Testing
 /// Issue #28, item 8: with no `reportFailure`, a coordinator's failed checks are issues of the running Swift Testing
 /// test, at the test's line, and the test goes on; they used to stop the process.
 @Suite struct FailureReportTests {
+    // Guarantees: G-virtual-run-to-completion
     @Test func runUpToRecordsWorkLeftAtItsBoundAndReturns() {
         let coordinator = TestCoordinator()
         let timer = coordinator.global.periodicTimer(interval: .seconds(1)) {}
@@ -20,6 +21,7 @@ import Testing
         timer.cancel()
     }
 
+    // Guarantees: G-virtual-assert-no-pending
     @Test func assertNoPendingWorkRecordsWhatIsLeft() {
         let coordinator = TestCoordinator()
         let timer = coordinator.main.singleTimer(interval: .seconds(5)) {}

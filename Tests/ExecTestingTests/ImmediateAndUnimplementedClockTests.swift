@@ -14,6 +14,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
 }
 
 @Suite struct ImmediateClockTests {
+    // Guarantees: G-virtual-immediate-clock
     @Test func sleepsReturnAtOnceAndMoveNowByTheTimeSlept() async throws {
         let clock = ImmediateClock()
         let start = clock.now
@@ -26,6 +27,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(ContinuousClock.now - realStart < .seconds(600))
     }
 
+    // Guarantees: G-virtual-immediate-clock, G-virtual-start-125ns
     @Test func aDeadlineThatHasPassedDoesNotMoveTimeBack() async throws {
         let clock = ImmediateClock()
         try await clock.sleep(for: .seconds(5))
@@ -34,6 +36,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(clock.now.dispatchTime == DispatchTime(uptimeNanoseconds: 125 + 5_000_000_000))
     }
 
+    // Guarantees: G-virtual-immediate-clock
     @Test func aCancelledTaskThrowsAndTimeStays() async {
         let clock = ImmediateClock()
         let task = Task {
@@ -46,6 +49,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
 }
 
 @Suite struct ImmediateContextTests {
+    // Guarantees: G-virtual-immediate-context
     @Test func delayedWorkAndTimersRunBeforeTheCallReturnsMovingTheClock() {
         let clock = ImmediateClock()
         let context = Exec.immediate(clock: clock)
@@ -62,6 +66,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         single.cancel()
     }
 
+    // Guarantees: G-virtual-immediate-context
     @Test func aSessionTimeoutFiresInsideInit() {
         let clock = ImmediateClock()
         let session = Session(context: .immediate(clock: clock), timeout: .seconds(1_800))
@@ -69,6 +74,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
         #expect(clock.elapsed == .seconds(1_800))
     }
 
+    // Guarantees: G-virtual-immediate-tasks
     @Test func tasksRunToCompletion() async {
         let value = await Exec.immediate().task { 42 }.value
         #expect(value == 42)
@@ -76,12 +82,14 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
 }
 
 @Suite struct UnimplementedClockTests {
+    // Guarantees: G-virtual-unimplemented-clock, G-virtual-start-125ns
     @Test func readingNowDoesNotFail() {
         #expect(UnimplementedClock().now == VirtualClock.Instant(nanoseconds: 125))
     }
 
     /// Issue #28, item 8: by default a sleep records an issue in the running test, naming the clock and the line that
     /// made it, and returns, so the test goes on (and fails) instead of the process stopping.
+    // Guarantees: G-virtual-unimplemented-clock
     @Test func sleepingRecordsAnIssueInTheRunningTestAndGoesOn() async {
         let wentOn = LockedBox(false)
         await withKnownIssue {
@@ -99,6 +107,7 @@ private func retry(attempts: Int, delay: Duration, clock: some Clock<Duration>) 
 
     #if os(macOS) || os(Linux) || os(Windows)
     /// The fatal form, kept as an explicit option.
+    // Guarantees: G-virtual-unimplemented-clock
     @Test func sleepingStopsNamingTheClockAndTheTestsLineWhenAskedTo() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let clock = UnimplementedClock("retry back-off") { fatalError($0) }

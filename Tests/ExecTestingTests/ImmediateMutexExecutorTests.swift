@@ -11,6 +11,7 @@ import Testing
 /// operation under the queue's own lock, which nested (a trap in debug, a deadlock in release). Each check runs in a
 /// process of its own, with a bound, so a trap or a deadlock fails it.
 @Suite struct ImmediateMutexExecutorTests {
+    // Guarantees: G-mutexcontext-executor-queued
     @Test func aSerialTaskQueueOnAMutexAroundAnImmediateContextRunsItsOperations() async {
         await #expect(processExitsWith: .success) {
             let queue = SerialTaskQueue(context: Exec.immediate().serialized())
@@ -21,6 +22,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-mutexcontext-executor-queued
     @Test func tasksAndAnActorOnAMutexAroundAnImmediateContextRunUnderItsLock() async {
         await #expect(processExitsWith: .success) {
             let context = Exec.immediate().serialized()

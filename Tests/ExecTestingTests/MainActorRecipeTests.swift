@@ -26,6 +26,7 @@ import Testing
 /// The recipe for `@MainActor` code (TestingWithVirtualTime.md): a `@MainActor` test passes `coordinator.main`, and
 /// `advance` runs the simulated main queue's work on the test's thread, which is the main actor's.
 @Suite struct MainActorRecipeTests {
+    // Guarantees: G-virtual-mainactor-recipe
     @Test @MainActor func aMainActorViewModelRunsInVirtualTimeWithCoordinatorMain() {
         let coordinator = TestCoordinator()
         let model = CountingSearchViewModel(context: coordinator.main)

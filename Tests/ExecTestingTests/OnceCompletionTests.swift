@@ -22,6 +22,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-once-exactly-once
     @Test func aValueBeforeTheTimeoutWinsAndTheTimeoutNeverFires() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -37,6 +38,7 @@ import Testing
         #expect(completion.isFinished)
     }
 
+    // Guarantees: G-once-exactly-once, G-once-virtual-time
     @Test func theTimeoutWinsWhenNoValueArrivesInTimeAndALateValueIsDropped() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -50,6 +52,7 @@ import Testing
         #expect(lateValueWon.value == false)
     }
 
+    // Guarantees: G-once-exactly-once
     @Test func cancelWinsAndCancelsTheTimeout() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -74,6 +77,7 @@ import Testing
         #expect(log.entries == ["after an hour at 3600.0 on main"])
     }
 
+    // Guarantees: G-once-lifetime
     @Test func releasingACompletionWithNoOutcomeDeliversCancelled() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -84,6 +88,7 @@ import Testing
         #expect(log.entries == ["cancelled at 0.0 on main"])
     }
 
+    // Guarantees: G-once-lifetime
     @Test func aPendingTimeoutKeepsTheCompletionAliveUntilItFires() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -98,6 +103,7 @@ import Testing
         #expect(weakCompletion == nil)  // the fired timer let go of it
     }
 
+    // Guarantees: G-once-release
     @Test(arguments: ["value", "timeout", "cancel"])
     func theLosersAreReleasedWhenOneOutcomeWins(winner: String) {
         // The handler, the timer's closure and the losing value are released as soon as the winner is decided.
@@ -129,6 +135,7 @@ import Testing
         withExtendedLifetime(completion) {}
     }
 
+    // Guarantees: G-once-virtual-time
     @Test func aCompletionOnDirectTimesOutInVirtualTimeInsideTheOverride() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -142,6 +149,7 @@ import Testing
         #expect(log.entries == ["failure(ExecKit.CompletionFailure.timedOut) at 0.25"])
     }
 
+    // Guarantees: G-withcallback-timeout, G-withcallback-virtual-time
     @Test func withCallbackTimesOutOnAnAPIThatNeverCallsBack() async {
         let coordinator = TestCoordinator()
         let neverCalled = LockedBox<[@Sendable (Int) -> Void]>([])
@@ -157,6 +165,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-withcallback-timeout
     @Test func withCallbacksTimeoutIsCancelledWhenTheCallbackComesFirst() async throws {
         let coordinator = TestCoordinator()
         let value = try await withCallback(timeout: .seconds(5), timerContext: coordinator.global) { _, completion in

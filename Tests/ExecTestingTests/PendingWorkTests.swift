@@ -6,6 +6,7 @@ import Testing
 /// `pendingWork` lists what a test left behind, in run order; `assertNoPendingWork` reports it through the test's
 /// own failure call.
 @Suite struct PendingWorkTests {
+    // Guarantees: G-virtual-pending-work, G-virtual-call-site
     @Test func pendingWorkListsBlocksTimersJobsAndSleepsInRunOrder() async {
         let coordinator = TestCoordinator()
         let serial = coordinator.serialQueue(named: "db")
@@ -34,6 +35,7 @@ import Testing
         _ = await task.result
     }
 
+    // Guarantees: G-virtual-assert-no-pending
     @Test func assertNoPendingWorkReportsThroughTheGivenClosure() {
         let coordinator = TestCoordinator()
         var reports: [String] = []
@@ -47,6 +49,7 @@ import Testing
         coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }
     }
 
+    // Guarantees: G-virtual-timer-cancel-releases
     @Test func manyCancelledTimersDoNotAccumulate() {
         let coordinator = TestCoordinator()
         for _ in 0..<10_000 {
@@ -60,6 +63,7 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-discard-releases
     @Test func releasingTheCoordinatorReleasesItsPendingWork() {
         weak var released: Token?
         var context: Exec?

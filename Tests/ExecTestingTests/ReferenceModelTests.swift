@@ -6,6 +6,7 @@ import Testing
 
 /// Random sequences of invoke, timer, cancel and advance run on the coordinator and on a reference model, a list
 /// sorted by time then sequence, and both must run the same blocks at the same instants in the same order.
+// Guarantees: G-virtual-deterministic
 @Suite struct ReferenceModelTests {
     @Test(arguments: [1 as UInt64, 42, 2_026])
     func theCoordinatorMatchesASortedListModel(seed: UInt64) {

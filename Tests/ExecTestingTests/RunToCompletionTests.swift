@@ -6,6 +6,7 @@ import Testing
 /// `run(upTo:)` advances through all pending work, deadline by deadline, and stops at its bound with a report naming
 /// what is still scheduled.
 @Suite struct RunToCompletionTests {
+    // Guarantees: G-virtual-run-to-completion
     @Test func runAdvancesThroughEveryDeadlineAndStopsAtTheLast() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -24,12 +25,14 @@ import Testing
         withExtendedLifetime(retries) {}
     }
 
+    // Guarantees: G-virtual-run-to-completion
     @Test func runWithNothingPendingMovesNothing() {
         let coordinator = TestCoordinator()
         coordinator.run()
         #expect(coordinator.elapsed == .zero)
     }
 
+    // Guarantees: G-virtual-run-to-completion
     @Test func aPeriodicTimerStopsTheRunAtItsBoundWithAReportNamingIt() {
         let coordinator = TestCoordinator()
         let ticks = Shared(0)

@@ -19,6 +19,7 @@ import Testing
         }
     }
 
+    // Guarantees: G-stq-one-at-a-time, G-stq-virtual-time
     @Test func operationsRunOneAtATimeToCompletionWherePlainTasksInterleave() {
         let coordinator = TestCoordinator()
         let queued = EventLog()
@@ -44,6 +45,7 @@ import Testing
         #expect(plain.entries.prefix(3) == ["a starts at \(start)", "b starts at \(start)", "c starts at \(start)"])
     }
 
+    // Guarantees: G-stq-one-at-a-time, G-stq-virtual-time
     @Test func aHundredOperationsWithUnevenSleepsFinishInSubmissionOrder() {
         let coordinator = TestCoordinator()
         let finished = Shared<[Int]>([])
@@ -85,6 +87,7 @@ import Testing
         #expect(log.entries.contains("perform returned 42"))
     }
 
+    // Guarantees: G-task-cancelled-keeps-turn
     @Test func aCancelledOperationStartsInItsTurnSeeingCancellationAndTheNextStillWaits() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -125,6 +128,7 @@ import Testing
         #expect(results.entries == ["value", "threw expected"])
     }
 
+    // Guarantees: G-stq-perform-passes-cancellation
     @Test func cancellingTheCallerOfPerformCancelsItsOperation() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -145,6 +149,7 @@ import Testing
         #expect(log.entries == ["cancelled at 5.0"])
     }
 
+    // Guarantees: G-stq-releases-finished
     @Test func theLastOperationsResultIsNotKeptOnceItHasFinished() {
         let coordinator = TestCoordinator()
         let queue = SerialTaskQueue(context: coordinator.global)
@@ -161,6 +166,7 @@ import Testing
 
     /// Operations isolated to an actor on a simulated queue run in turn, to completion, on that queue, in virtual time:
     /// the second waits out the first's sleep, and each reads and writes the actor's state with no `await`.
+    // Guarantees: G-stq-isolated-throughout, G-stq-virtual-time
     @Test func isolatedOperationsRunInTurnOnTheirActorInVirtualTime() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -184,6 +190,7 @@ import Testing
 
     /// `cancelAll()` cancels the running operation and the waiting ones, which still run in turn and see it; an
     /// operation submitted afterwards is not cancelled.
+    // Guarantees: G-stq-cancelall, G-task-cancelled-keeps-turn
     @Test func cancelAllCancelsTheRunningAndWaitingOperationsOnly() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -206,6 +213,7 @@ import Testing
         #expect(coordinator.seconds == 0.5, "a's sleep ended at once when cancelled; b and c skipped theirs")
     }
 
+    // Guarantees: G-stq-releases-finished
     @Test func theQueueAndItsOperationsAreReleasedWhenDone() {
         let coordinator = TestCoordinator()
         weak var weakQueue: SerialTaskQueue?

@@ -36,6 +36,7 @@ private final class HardWiredPoller: Sendable {
 /// `TestCoordinator.overridingSharedContexts` redirects code that hard-wires the shared contexts to the coordinator.
 /// (Swift Testing runs these tests off the main queue, which the override needs; see its documented limits.)
 @Suite struct SharedContextOverrideTests {
+    // Guarantees: G-virtual-override-redirects
     @Test func hardWiredCodeRunsAnHourInVirtualTime() {
         let coordinator = TestCoordinator()
         let poller = HardWiredPoller()
@@ -52,6 +53,7 @@ private final class HardWiredPoller: Sendable {
     /// Issue #28, item 6: `Exec.direct.serialized()` made inside the override is all virtual: its `invokeAsync`, its
     /// timers and clock, and an actor on its executor all run inside the coordinator, in virtual time. (Its
     /// `invokeAsync` and actor executor used a real private queue.)
+    // Guarantees: G-virtual-override-redirects, G-virtual-serialized-direct
     @Test func directSerializedMadeInsideTheOverrideStaysInVirtualTime() async {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -75,6 +77,7 @@ private final class HardWiredPoller: Sendable {
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-override-redirects
     @Test func eachSharedCaseRunsOnTheSimulatedQueueItStandsFor() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -100,6 +103,7 @@ private final class HardWiredPoller: Sendable {
             ])
     }
 
+    // Guarantees: G-virtual-override-redirects
     @Test func mainIsImmediateExactlyInsideTheSimulatedMainQueue() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -119,6 +123,7 @@ private final class HardWiredPoller: Sendable {
         #expect(log.entries == ["nested, inline", "after nested", "utility, queued"])
     }
 
+    // Guarantees: G-virtual-override-redirects
     @Test func timersAndTimestampsUseVirtualTime() {
         let coordinator = TestCoordinator()
         let firedAt = Shared<[Double]>([])
@@ -140,6 +145,7 @@ private final class HardWiredPoller: Sendable {
         }
     }
 
+    // Guarantees: G-virtual-override-private-queues
     @Test func privateQueuesMadeInsideTheScopeAreSimulated() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -169,6 +175,7 @@ private final class HardWiredPoller: Sendable {
         if case .queue = Exec.asyncQueue() {} else { Issue.record("outside the scope, asyncQueue() is a real queue") }
     }
 
+    // Guarantees: G-virtual-override-redirects
     @Test func invokeSyncOnASharedContextRunsInItsSimulatedQueue() {
         let coordinator = TestCoordinator()
         coordinator.overridingSharedContexts {
@@ -177,6 +184,7 @@ private final class HardWiredPoller: Sendable {
         }
     }
 
+    // Guarantees: G-virtual-override-scope
     @Test func theRealContextsReturnWhenTheScopeEnds() {
         let coordinator = TestCoordinator()
         coordinator.overridingSharedContexts {}
@@ -186,6 +194,7 @@ private final class HardWiredPoller: Sendable {
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-override-scope
     @Test func otherThreadsKeepTheRealContexts() {
         let coordinator = TestCoordinator()
         let ran = DispatchSemaphore(value: 0)
@@ -197,6 +206,7 @@ private final class HardWiredPoller: Sendable {
         }
     }
 
+    // Guarantees: G-virtual-override-scope
     @Test func anInnerScopeWinsAndTheOuterReturns() {
         let outer = TestCoordinator()
         let inner = TestCoordinator()
@@ -209,6 +219,7 @@ private final class HardWiredPoller: Sendable {
         #expect(outer.pendingWork.count == 2)
     }
 
+    // Guarantees: G-virtual-override-scope, G-virtual-override-redirects
     @Test func tasksStartedInTheScopeRunOnTheCoordinator() async throws {
         let coordinator = TestCoordinator()
         let task = coordinator.overridingSharedContexts {
@@ -230,6 +241,7 @@ private final class HardWiredPoller: Sendable {
         #expect(queueName == "global")
     }
 
+    // Guarantees: G-virtual-override-redirects
     @Test func notificationObserversOnSharedContextsAreDeliveredInVirtualTime() {
         let coordinator = TestCoordinator()
         let hub = NotificationHub()
@@ -248,6 +260,7 @@ private final class HardWiredPoller: Sendable {
         #expect(log.entries == ["main 1 true", "utility 1 on global"])
     }
 
+    // Guarantees: G-virtual-override-not-redirected
     @Test func customContextsAndQueueContextsAreLeftAlone() {
         let coordinator = TestCoordinator()
         let ran = DispatchSemaphore(value: 0)

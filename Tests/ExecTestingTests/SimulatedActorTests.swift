@@ -29,6 +29,7 @@ private actor LoggingStore {
 @Suite struct SimulatedActorTests {
     /// The test: an actor on `coordinator.serialQueue(named:)`, called from a coordinator task, its effects
     /// visible after `advance`; 20 runs, each giving the same trace.
+    // Guarantees: G-virtual-actor-on-queue
     @Test(arguments: 1...20) func anActorOnASimulatedQueueRunsInsideAdvance(run: Int) {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -54,6 +55,7 @@ private actor LoggingStore {
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-actor-on-queue
     @Test func anActorOnTheSimulatedMainQueueRunsThere() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -63,6 +65,7 @@ private actor LoggingStore {
         #expect(log.entries == ["add x in main, inside: true"])
     }
 
+    // Guarantees: G-virtual-actor-on-queue
     @Test func serializingASimulatedQueueKeepsItsExecutor() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -72,6 +75,7 @@ private actor LoggingStore {
         #expect(log.entries == ["add y in s, inside: true"])
     }
 
+    // Guarantees: G-virtual-actor-on-queue
     @Test func anActorJobTakesItsTurnWithTheQueuesBlocks() {
         let coordinator = TestCoordinator()
         let log = EventLog()

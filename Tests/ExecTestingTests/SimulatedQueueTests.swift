@@ -6,6 +6,7 @@ import Testing
 /// The coordinator knows which simulated queue runs: `main.invoke` is immediate exactly inside main, `isCurrent` and
 /// `currentQueueName` answer for each context, `invokeSync` runs inline without deadlocking.
 @Suite struct SimulatedQueueTests {
+    // Guarantees: G-virtual-main-inline-inside, G-virtual-mainasync-fifo
     @Test func mainInvokeIsImmediateExactlyInsideTheSimulatedMainQueue() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -28,6 +29,7 @@ import Testing
             ])
     }
 
+    // Guarantees: G-virtual-current-queue-name, G-virtual-direct-async-global, G-virtual-global-queued, G-virtual-serial-queue-types, G-virtual-main-inline-inside
     @Test func eachContextAnswersIsCurrentAndTheQueueIsNamed() {
         let coordinator = TestCoordinator()
         let serial = coordinator.serialQueue(named: "db")
@@ -52,6 +54,7 @@ import Testing
             ])
     }
 
+    // Guarantees: G-virtual-main-inline-inside
     @Test func anotherThreadIsNeverInsideASimulatedQueue() async {
         let coordinator = TestCoordinator()
         let answers = Shared<[Bool]>([])
@@ -68,6 +71,7 @@ import Testing
         #expect(answers.value == [false, true])
     }
 
+    // Guarantees: G-virtual-invokesync-inline, G-virtual-current-queue-name
     @Test func invokeSyncOntoAnotherQueueRunsInlineAndReturnsItsValue() throws {
         let coordinator = TestCoordinator()
         let database = coordinator.serialQueue(named: "database", type: .mutex)
@@ -92,6 +96,7 @@ import Testing
         #expect(coordinator.currentQueueName == nil)
     }
 
+    // Guarantees: G-virtual-serial-queue-types
     @Test func aMutexQueueRunsInvokeAtOnceAndItsAsyncWorkLater() {
         let coordinator = TestCoordinator()
         let lock = coordinator.serialQueue(named: "lock", type: .mutex)
@@ -104,6 +109,7 @@ import Testing
         #expect(log.entries == ["now on lock", "later"])
     }
 
+    // Guarantees: G-virtual-serial-queue-types, G-virtual-one-at-a-time
     @Test func serialQueuesRunTheirBlocksInFIFOOrderInterleavedByTime() {
         let coordinator = TestCoordinator()
         let a = coordinator.serialQueue(named: "a")
@@ -118,6 +124,7 @@ import Testing
         #expect(log.entries == ["a0", "b0", "a1", "b1", "a2", "b2", "b inline"])
     }
 
+    // Guarantees: G-virtual-timer-deadlines
     @Test func timestampIsVirtualTime() {
         let coordinator = TestCoordinator()
         coordinator.advance(by: .milliseconds(1_500))

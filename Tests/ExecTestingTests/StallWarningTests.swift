@@ -10,6 +10,7 @@ import Testing
 /// runs the coordinator; after a few seconds ExecTesting says so, once, naming the queue and the fix. Each case runs in
 /// a process of its own, for 4 s of real time, and reads what it wrote to standard error.
 @Suite struct StallWarningTests {
+    // Guarantees: G-virtual-stall-warning
     @Test func awaitingAnActorOnASimulatedQueueFromTheTestItselfIsReported() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
@@ -24,6 +25,7 @@ import Testing
         #expect(text.components(separatedBy: "ExecTesting: a task or actor job").count == 2, "said once")
     }
 
+    // Guarantees: G-virtual-stall-warning
     @Test func aCoordinatorThatIsDrivenIsNotReported() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()

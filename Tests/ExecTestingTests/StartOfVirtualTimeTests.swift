@@ -6,6 +6,7 @@ import Testing
 /// Virtual time starts at 125 ns, not at `DispatchTime(uptimeNanoseconds: 0)`, which Dispatch's arithmetic reads as "now"
 /// (the machine's uptime); and `advance(to:)` a past instant still runs what is due.
 @Suite struct StartOfVirtualTimeTests {
+    // Guarantees: G-virtual-start-125ns
     @Test func dispatchArithmeticOnTheStartingInstantStaysInVirtualTime() {
         let coordinator = TestCoordinator()
         #expect(coordinator.now + .seconds(1) == DispatchTime(uptimeNanoseconds: 125 + 1_000_000_000))
@@ -14,6 +15,7 @@ import Testing
         #expect(coordinator.elapsed == .zero)
     }
 
+    // Guarantees: G-virtual-advance, G-virtual-start-125ns
     @Test func advancingToAQuarterSecondFromTheStartRunsNothingDueLater() {
         let coordinator = TestCoordinator()
         let ran = Shared(false)
@@ -25,6 +27,7 @@ import Testing
         #expect(ran.value)
     }
 
+    // Guarantees: G-virtual-advance
     @Test func advancingToAnInstantThatHasPassedRunsWhatIsDueNow() {
         let coordinator = TestCoordinator()
         coordinator.advance(by: .seconds(5))
@@ -48,6 +51,7 @@ import Testing
         return ticks * 125 / 3
     }
 
+    // Guarantees: G-virtual-start-125ns
     @Test func theStartAndWholeMicrosecondsFromItRoundTrip() {
         let coordinator = TestCoordinator()
         let start = coordinator.now.uptimeNanoseconds
@@ -58,6 +62,7 @@ import Testing
         #expect(roundTripOnAppleSilicon(1) != 1, "the model rounds: a start of 1 ns would not survive")
     }
 
+    // Guarantees: G-virtual-start-125ns
     @Test func advancingToNowMovesNothing() {
         let coordinator = TestCoordinator()
         coordinator.advance(by: .milliseconds(250))

@@ -5,7 +5,9 @@ import Testing
 
 /// Tasks that run on the coordinator (executor preference or its launcher) run inside `runUntilIdle` and `advance`;
 /// `clock.sleep` resumes exactly when virtual time passes its deadline, and cancellation ends it promptly.
+// Guarantees: G-virtual-deterministic
 @Suite struct VirtualClockTests {
+    // Guarantees: G-virtual-job-due-at-once, G-virtual-task-executor, G-virtual-task-value-after
     @Test func aSleepResumesExactlyWhenVirtualTimeReachesItsDeadline() async throws {
         let coordinator = TestCoordinator()
         let flag = Shared(false)
@@ -21,6 +23,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-task-first-job, G-virtual-task-executor, G-virtual-task-value-after
     @Test func aTasksJobsRunOnlyInsideTheTestsCalls() async throws {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -40,6 +43,7 @@ import Testing
         #expect(try await task.value == 7)
     }
 
+    // Guarantees: G-virtual-sleep-cancel
     @Test func cancellingASleepingTaskThrowsAtTheNextRunAndRemovesTheSleep() async {
         let coordinator = TestCoordinator()
         let outcome = Shared<String?>(nil)
@@ -62,6 +66,7 @@ import Testing
         await task.value
     }
 
+    // Guarantees: G-virtual-sleep-cancel, G-virtual-sleep-past-deadline
     @Test func aCancelledTaskThrowsBeforeSleepingAndAPastDeadlineReturnsAtOnce() async {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -81,6 +86,7 @@ import Testing
         _ = await task.result
     }
 
+    // Guarantees: G-virtual-task-executor
     @Test func childTasksAndSleepsInterleaveDeterministically() async throws {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -100,6 +106,7 @@ import Testing
         await task.value
     }
 
+    // Guarantees: G-virtual-job-due-at-once
     @Test func aTaskAwaitsACallbackAPIDeliveredOnACoordinatorContext() async throws {
         let coordinator = TestCoordinator()
         let service = FakeService(delay: .seconds(2), context: coordinator.serialQueue(named: "service"))

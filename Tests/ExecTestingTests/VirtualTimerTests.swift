@@ -6,6 +6,7 @@ import Testing
 /// Timers on the coordinator's contexts fire in virtual time, in their context, without drift, and let go of their
 /// handlers as real ExecKit timers do.
 @Suite struct VirtualTimerTests {
+    // Guarantees: G-virtual-timer-deadlines
     @Test func aSingleTimerFiresOnceAtItsDeadlineInItsContext() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -20,6 +21,7 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-timer-deadlines
     @Test func aPeriodicTimerFiresAtStartPlusMultiplesOfItsIntervalWithoutDrift() {
         let coordinator = TestCoordinator()
         coordinator.advance(by: .nanoseconds(7))
@@ -33,6 +35,7 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-blocks-take-no-time
     @Test func anHourOfA100MillisecondPeriodicTimerFires36000Times() {
         let coordinator = TestCoordinator()
         let count = Shared(0)
@@ -43,6 +46,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-timer-cancel-releases
     @Test func aPeriodicTimerCancelledFromItsHandlerStopsAndReleasesIt() {
         let coordinator = TestCoordinator()
         let count = Shared(0)
@@ -86,6 +90,7 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-virtual-timer-cancel-releases, G-virtual-pending-work
     @Test func cancellingOrReleasingATimerReleasesItsHandlerAndItNeverFires() {
         let coordinator = TestCoordinator()
         let fired = Shared(false)
@@ -115,6 +120,7 @@ import Testing
         #expect(coordinator.pendingWork.isEmpty)
     }
 
+    // Guarantees: G-lifetime-release
     @Test func aOneShotTimerReleasesItsHandlerOnceItHasFired() {
         let coordinator = TestCoordinator()
         weak var released: Token?
@@ -130,6 +136,7 @@ import Testing
         withExtendedLifetime(timer) {}
     }
 
+    // Guarantees: G-virtual-direct-async-global
     @Test func directTimersFireOnTheGlobalQueueAsTheRealOnesDo() {
         let coordinator = TestCoordinator()
         let place = Shared<String?>(nil)

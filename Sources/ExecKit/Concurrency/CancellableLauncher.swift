@@ -4,6 +4,7 @@
 ///
 /// Tasks started in a serial context start in order; wrapping that context cancels them together, the running ones
 /// and those still waiting for their turn, as when a screen closes:
+/// <!-- G-task-ordered-start -->
 ///
 /// ```swift
 /// let work = CancellableLauncher(Exec.main)
@@ -15,12 +16,15 @@
 /// - Cancellation: ``cancelAll()`` cancels the tasks started before it that have not finished. Tasks started after it
 ///   are not affected, and finished tasks are not touched. Cancelling is cooperative: each task sees
 ///   `Task.isCancelled`, and a task that has not started yet starts in its turn, cancelled.
+///   <!-- G-task-cancellable-launcher -->
 /// - Release: a task is forgotten (its result is not kept) as soon as its operation has returned or thrown. Releasing
 ///   the launcher cancels nothing; its tasks run on. A wrapped launcher of your own that ends a task without running
 ///   its operation (one that checks cancellation first, say) leaves that task listed until this launcher is released;
 ///   ExecKit's contexts always run the operation.
+///   <!-- G-task-cancellable-forgets G-task-cancellable-release-cancels-nothing -->
 /// - Thread-safety: start and cancel from any thread or task. The wrapped launcher is called under a lock, so it must
 ///   not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
+///   <!-- G-task-cancellable-thread-safety -->
 /// - Cost: per task, one closure allocation around the operation and two short locks, besides the wrapped launcher's
 ///   own cost; its table of unfinished tasks grows to the largest number unfinished at once, and stays that size.
 public final class CancellableLauncher: TaskLauncher {
@@ -41,7 +45,7 @@ public final class CancellableLauncher: TaskLauncher {
     }
 
     /// Starts a task through the wrapped launcher that runs `operation`, and remembers it for ``cancelAll()`` until
-    /// `operation` has finished.
+    /// `operation` has finished. <!-- G-task-cancellable-forgets -->
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
@@ -73,7 +77,7 @@ public final class CancellableLauncher: TaskLauncher {
     }
 
     /// Cancels every task this launcher started before this call whose operation has not finished: running,
-    /// suspended, or not started yet. Tasks started afterwards are not affected.
+    /// suspended, or not started yet. Tasks started afterwards are not affected. <!-- G-task-cancellable-launcher -->
     public func cancelAll() {
         let tasks = tracked.withLock { Array($0.unfinished.values) }
         for task in tasks { task.cancel() }

@@ -18,7 +18,7 @@ extension Exec {
     ///
     /// - Where it runs: on the main actor, always. Called on the main queue (as a `.main` delivery is), it runs
     ///   `handler` at once, inline; called anywhere else (a context other than `.main` was passed by mistake), it
-    ///   queues `handler` on the main queue, in FIFO order with other main-queue work.
+    ///   queues `handler` on the main queue, in FIFO order with other main-queue work. <!-- G-main-onmainactor -->
     /// - Cost: on the main queue, a current-queue check (a thread-local read) and a call.
     public static func onMainActor<Value: Sendable>(_ handler: @escaping @MainActor (Value) -> Void)
         -> @Sendable (Value) -> Void

@@ -10,15 +10,16 @@ extension ExecutionContext {
     /// ```
     ///
     /// The block goes through ``invokeAsync(_:)``: it never runs inside the caller's frame, so a mutex context does
-    /// not block the caller's thread while waiting for its lock.
+    /// not block the caller's thread while waiting for its lock. <!-- G-perform-mutex-no-block -->
     ///
     /// - Cancellation: `perform` does not react to the awaiting task's cancellation. Once submitted, the block runs, and
     ///   the caller resumes when it has run; check `Task.isCancelled` before calling if the work is optional.
+    ///   <!-- G-perform-ignores-cancellation -->
     /// - Dropped blocks: if the context lets go of the block without running it (a `TestCoordinator` in
     ///   `discardPendingWork()` or gone, a context of your own that drops blocks), the block runs on a global queue
-    ///   instead, so that the caller still resumes.
+    ///   instead, so that the caller still resumes. <!-- G-perform-dropped-block-runs -->
     /// - Cost: a continuation and one closure allocation for the hop, plus the context's `invokeAsync`. `body` is not
-    ///   escaping, so the caller's closure literal is not allocated.
+    ///   escaping, so the caller's closure literal is not allocated. <!-- G-perform-no-closure-alloc -->
     public func perform<Return: Sendable, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: @Sendable () throws(Failure) -> Return
@@ -33,7 +34,7 @@ extension Exec {
     ///
     /// - ``direct`` runs `body` inline, without suspending; so does ``main`` (and ``mainOrdered`` with nothing of its
     ///   own pending) when the caller already runs on the main queue, as `@MainActor` code does. Every other case goes
-    ///   through ``invokeAsync(_:)``.
+    ///   through ``invokeAsync(_:)``. <!-- G-perform-inline -->
     @inlinable
     public func perform<Return: Sendable, Failure: Error>(
         isolation: isolated (any Actor)? = #isolation,

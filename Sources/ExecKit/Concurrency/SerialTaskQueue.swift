@@ -17,27 +17,31 @@
 /// Here an operation starts only once the previous one has returned (or thrown), so operations never interleave at
 /// their suspension points. An operation can run on an actor, with the actor's state at hand and no hop back to the
 /// context: `enqueue(isolatedTo: store) { store in … }`, or `enqueue(isolatedTo: MainActor.shared) { … }` for
-/// `@MainActor` code.
+/// `@MainActor` code. <!-- G-stq-one-at-a-time G-stq-isolated-throughout -->
 ///
 /// - Ordering: operations start in the order of the `enqueue` (or `perform`) calls that submitted them, whatever their
 ///   form, as a lock orders those calls; each starts after the previous one has finished. Submissions from one thread
-///   or one task are therefore run in the order made.
+///   or one task are therefore run in the order made. <!-- G-stq-one-at-a-time -->
 /// - Context: each operation runs in a task that `context` starts (`context.task { }`), so its jobs run there (an
 ///   isolated operation's, on its actor): pass a `TestCoordinator` context and the operations run in virtual time.
+///   <!-- G-stq-virtual-time -->
 /// - Cancellation: cancelling an operation's task does not take it out of the queue. It starts in its turn with its
 ///   task cancelled (check `Task.isCancelled`, or `try Task.checkCancellation()`, at its start to skip the work),
 ///   and the operations after it still wait for it to finish. ``cancelAll()`` does that to every unfinished
-///   operation at once.
+///   operation at once. <!-- G-task-cancelled-keeps-turn G-stq-cancelall -->
 /// - Deadlock: an operation that awaits the queue it runs on would wait for itself. `perform` from inside an operation
 ///   of the same queue stops the program with a message saying so. Awaiting the `Task` that `enqueue` returned, or
 ///   calling `perform` from a child task of the operation, is not detected: it waits forever.
+///   <!-- G-stq-perform-inside-stops -->
 /// - Thread-safety: submit from any thread or task. The queue calls `context.task { }` under its lock, so a launcher
 ///   of your own must not run the operation synchronously inside `task(priority:_:)` (ExecKit's contexts never do).
 ///   It must also run every operation it is given: a task that ends without running its operation (a launcher that
 ///   checks cancellation first, say) lets the next operation start at once, without waiting for the one before.
+///   <!-- G-stq-thread-safety -->
 /// - Lifetime: releasing the queue cancels and drops nothing. Operations already submitted run on, in order: each keeps
 ///   what it needs, not the queue, so the queue itself is released as soon as its last reference goes. An operation's
 ///   task is released once it has finished (nothing waits for it then), and so is whatever its operation captured.
+///   <!-- G-stq-release-runs-on G-stq-releases-finished -->
 /// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured in
 ///   Benchmarks/README.md (ordered work), beside one task draining an `AsyncStream` of operations, which starts no task
 ///   per operation.
@@ -66,7 +70,7 @@ public final class SerialTaskQueue: Sendable {
     }
 
     /// Submits `operation`, which starts after every operation submitted before it has finished, and returns its task
-    /// to await or cancel.
+    /// to await or cancel. <!-- G-stq-one-at-a-time -->
     @discardableResult
     public func enqueue<Success: Sendable>(
         priority: TaskPriority? = nil,
@@ -81,7 +85,7 @@ public final class SerialTaskQueue: Sendable {
     }
 
     /// Submits `operation`, which cannot throw, to start after every operation submitted before it has finished, and
-    /// returns its task: `await queue.enqueue { 42 }.value` needs no `try`.
+    /// returns its task: `await queue.enqueue { 42 }.value` needs no `try`. <!-- G-stq-one-at-a-time -->
     @discardableResult
     public func enqueue<Success: Sendable>(
         priority: TaskPriority? = nil,
@@ -111,7 +115,7 @@ public final class SerialTaskQueue: Sendable {
     /// on `actor`, as any code of the actor's does: it leaves the actor only at its own suspension points, where other
     /// code may use the actor. Its task goes back to the context once the operation has returned. Calls the operation
     /// makes to `nonisolated` `async` functions run in the context (the task prefers its executor, where the context is
-    /// an ``ExecutionContext``).
+    /// an ``ExecutionContext``). <!-- G-stq-one-at-a-time G-stq-isolated-throughout -->
     ///
     /// - Note: `operation` is `@Sendable`, where the plain forms take a `sending` closure: Swift 6.3 cannot check a
     ///   `sending` closure with an isolated parameter when the actor is the main actor ("pattern that the region-based
@@ -172,9 +176,10 @@ public final class SerialTaskQueue: Sendable {
 
     /// Submits `operation` and waits for its value: it runs after every operation submitted before it has finished.
     /// Cancelling the caller cancels the operation's task.
+    /// <!-- G-stq-one-at-a-time G-stq-perform-passes-cancellation -->
     ///
     /// - Precondition: the caller is not an operation of this queue (it would wait for itself); that stops the
-    ///   program with a message.
+    ///   program with a message. <!-- G-stq-perform-inside-stops -->
     public func perform<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) async throws
         -> Success
     {
@@ -230,11 +235,12 @@ public final class SerialTaskQueue: Sendable {
 
     /// Cancels the task of every operation submitted before this call that has not finished: the one running, and
     /// every one waiting for its turn. Operations that have finished, and operations submitted after this call, are
-    /// left alone.
+    /// left alone. <!-- G-stq-cancelall -->
     ///
     /// A cancelled operation that was waiting still starts in its turn, with its task cancelled (see *Cancellation*
     /// above): the order of the queue stays as it was, and an operation decides what cancelled means for it (`try
     /// Task.checkCancellation()` at its start skips the work). Awaiting its task gives whatever it returned or threw.
+    /// <!-- G-task-cancelled-keeps-turn -->
     ///
     /// - Cost: one short lock and a copy of the unfinished tasks, then one `cancel()` each.
     public func cancelAll() {

@@ -49,11 +49,12 @@ extension TaskLauncher {
 
     /// The non-throwing form for a launcher that implements only the throwing one (as launchers written before it
     /// existed do): `operation` runs through the throwing form, and the returned task waits for it and passes its
-    /// cancellation on.
+    /// cancellation on. <!-- G-task-launcher-nonthrowing-default -->
     ///
     /// - Precondition: the launcher's throwing form throws only what its operation throws. One that throws by itself
     ///   (checking cancellation before it starts the operation, say) stops the program with a message here, since
     ///   this task has no value to return; such a launcher must implement this requirement itself.
+    ///   <!-- G-task-launcher-throwing-stops -->
     /// - Cost: a second task. A launcher of your own should implement this requirement itself.
     @discardableResult
     public func task<Success: Sendable>(
@@ -79,21 +80,24 @@ extension TaskLauncher {
 
 extension ExecutionContext {
     /// Starts a task whose jobs run in this context (it prefers ``taskExecutor``), and returns it.
+    /// <!-- G-task-launcher-prefers-executor -->
     ///
     /// The task runs here before and after each suspension, and so do its child tasks and `async let`s, unless they
     /// call into an actor (which runs on the actor's executor) or set another preference.
+    /// <!-- G-task-executor-runs-in-context -->
     ///
     /// - Ordering: on a serial context, tasks started from one thread begin in the order they were started: each
     ///   first job takes its turn in the context's FIFO, and so does a first step that calls an actor whose executor
     ///   is this context's (the shape of an `Uploader` whose `nonisolated func upload(_:)` starts a task that calls
     ///   the actor). After their first suspension, tasks interleave: this orders starts, not completions.
+    ///   <!-- G-task-ordered-start -->
     /// - Actors: tasks started here that wait for each other through an actor on this context (one waits on a
     ///   continuation the actor keeps, another resumes it) never hang: the actor's executor runs their jobs with their
     ///   executor preference, so an `await` on the actor's own isolation inside the actor continues inline. On the
     ///   main-queue contexts the task's jobs hold the main actor's isolation, so `@MainActor` calls start inline and
     ///   each call to a `nonisolated` `async` function goes round the main queue. Tasks of other contexts reach the
     ///   main actor through the runtime's own executor, without their preference: start tasks that wait through
-    ///   main-actor state here only on a main-queue context.
+    ///   main-actor state here only on a main-queue context. <!-- G-task-actor-never-hangs G-task-main-isolated -->
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,

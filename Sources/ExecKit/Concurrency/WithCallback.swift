@@ -10,15 +10,17 @@
 /// ```
 ///
 /// `start` receives ``Exec/direct`` as the context, so the completion resumes the caller from wherever the API
-/// delivers it, without an extra hop.
+/// delivers it, without an extra hop. <!-- G-withcallback-direct -->
 ///
 /// - Exactly once: the caller resumes once. A completion called again is ignored; one called after the caller was
-///   cancelled is ignored too.
+///   cancelled is ignored too. <!-- G-withcallback-once -->
 /// - Cancellation: if the awaiting task is cancelled before the completion arrives (or was already cancelled), this
 ///   throws `CancellationError` at once; the API's work is not stopped, and its completion, when it comes, is dropped.
 ///   Pass the task's cancellation on to the API yourself (through its own cancel handle) if the work should stop.
+///   <!-- G-withcallback-cancel -->
 /// - A completion that is never called leaves the caller suspended until its task is cancelled; give a timeout
 ///   (``withCallback(isolation:timeout:timerContext:_:)``) where the API may never call back.
+///   <!-- G-withcallback-cancel -->
 ///
 /// Typed throws: this throws `any Error` (only `CancellationError`), so a wrapper that throws its own error type
 /// converts in a `do`/`catch` of its own rather than writing `try await withCallback { … }` in a
@@ -53,10 +55,11 @@ public func withCallback<Value: Sendable>(
 ///
 /// - Timeout: when `timeout` passes first, this throws ``CompletionFailure/timedOut``; the API's work is not stopped,
 ///   and its completion, when it comes, is dropped. When the completion (or the task's cancellation) comes first,
-///   the timer is cancelled before this returns.
+///   the timer is cancelled before this returns. <!-- G-withcallback-timeout -->
 /// - Virtual time: the timeout is a ``Exec/singleTimer(interval:handler:)`` on `timerContext`. The default,
 ///   ``Exec/direct``, times out on a global queue, or in virtual time inside a `TestCoordinator`'s
 ///   `overridingSharedContexts`; pass a coordinator's context to time out in its virtual time anywhere.
+///   <!-- G-withcallback-virtual-time -->
 /// - Cost: ``withCallback(isolation:_:)`` plus one timer.
 public func withCallback<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,

@@ -8,16 +8,19 @@ extension NotificationHub {
     /// ```
     ///
     /// - Registration: the observer is added before this returns, so no post made after the call is lost, even one
-    ///   made before the first `next()`. It is removed when the iterating task is cancelled, or when the stream and
-    ///   its iterator are released: `for await x in hub.notifications(for: name)` unregisters as soon as the loop
-    ///   is left, while a stream kept in a variable stays registered (and keeps buffering) until the variable goes.
+    ///   made before the first `next()`. <!-- G-hub-stream-registered-at-once --> It is removed when the iterating
+    ///   task is cancelled, or when the stream and its iterator are released:
+    ///   `for await x in hub.notifications(for: name)` unregisters as soon as the loop is left, while a stream kept in
+    ///   a variable stays registered (and keeps buffering) until the variable goes. <!-- G-hub-stream-unregisters -->
     /// - Buffering: payloads are buffered according to `bufferingPolicy`, by default without limit (`.unbounded`):
     ///   a slow consumer loses nothing but lets the buffer grow. Pass `.bufferingNewest(n)` to keep only the latest
-    ///   `n` payloads (`.bufferingNewest(1)` suits "current state" notifications).
+    ///   `n` payloads (`.bufferingNewest(1)` suits "current state" notifications). <!-- G-hub-stream-buffering -->
     /// - Hub lifetime: the stream does not keep the hub alive. When the hub is released, the stream finishes: a
-    ///   `for await` loop receives the payloads already buffered, then ends.
+    ///   `for await` loop receives the payloads already buffered, then ends. <!-- G-hub-stream-hub-gone -->
     /// - Ordering: payloads come out in the order the posts reached the hub (each one is yielded inside `post`).
+    ///   <!-- G-hub-stream-order -->
     /// - Thread-safety: the stream may be created on any thread; iterate it from one task.
+    ///   <!-- G-hub-stream-any-thread -->
     public func notifications<Payload: Sendable>(
         for name: NotificationName<Payload>,
         object: AnyObject? = nil,

@@ -5,7 +5,7 @@ import ExecKit
 extension TestCoordinator {
     /// Everything the coordinator holds and has not run, in the order it would run: blocks, timer firings, task jobs
     /// and clock sleeps. Cancelled work is not listed. A task suspended on something other than the coordinator (an
-    /// actor, a continuation nobody resumes) is invisible here.
+    /// actor, a continuation nobody resumes) is invisible here. <!-- G-virtual-pending-work -->
     ///
     /// - Complexity: O(n log n); takes the coordinator's lock.
     public var pendingWork: [PendingWork] { storage.pendingWork }
@@ -18,6 +18,7 @@ extension TestCoordinator {
     ///
     /// The message lists each pending item with the source line that scheduled it, such as
     /// `timer on "main", due at 1.0 s (#1), scheduled at SearchTests.swift:42` (see ``PendingWork/callSite``).
+    /// <!-- G-virtual-assert-no-pending G-virtual-call-site -->
     ///
     /// ```swift
     /// coordinator.assertNoPendingWork { Issue.record(Comment(rawValue: $0)) }  // Swift Testing
@@ -30,9 +31,10 @@ extension TestCoordinator {
     ///   - reportFailure: Receives the message, which lists each pending item (``PendingWork/description``). By
     ///     default (`nil`) the message is recorded as an issue of the running Swift Testing test, at `fileID`:`line`, and
     ///     the test goes on; outside one it stops the program. Pass `{ XCTFail($0) }` under XCTest, or
-    ///     `{ fatalError($0) }` to stop in every case.
+    ///     `{ fatalError($0) }` to stop in every case. <!-- G-virtual-assert-no-pending -->
     /// - Cost: nothing beyond taking the lock when nothing is pending; otherwise symbolicating the call sites, tens of
     ///   milliseconds for each source line not looked up before (see ``PendingWork/callSite``).
+    ///   <!-- G-virtual-call-site-cost -->
     public func assertNoPendingWork(
         fileID: StaticString = #fileID,
         line: UInt = #line,

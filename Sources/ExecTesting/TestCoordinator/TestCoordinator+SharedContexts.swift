@@ -28,28 +28,30 @@ extension TestCoordinator {
     /// Inside the scope, `.main` and `.mainOrdered` behave as ``main``, `.mainAsync` as ``mainAsync``, `.interactive`
     /// through `.background` as ``global``, and `.direct`'s `invokeAsync`, timers and task executor go to ``direct``'s.
     /// Their `invoke`, `invokeAsync`, `invokeSync`, timers, `timestamp()`, `taskExecutor`, `task { }`, `perform`,
-    /// `type` and `isCurrent` all follow.
+    /// `type` and `isCurrent` all follow. <!-- G-virtual-override-redirects -->
     ///
     /// - Scope: a task-local value. It covers `body`, the coordinator work that `body`'s calls to ``runUntilIdle()``
     ///   and ``advance(by:)`` run, and tasks created in `body` (`Task { }`, not `Task.detached`). Other threads, and
     ///   tests running in parallel, keep the real contexts. Advance the coordinator *inside* the scope: work run
-    ///   after it ends sees the real contexts again.
+    ///   after it ends sees the real contexts again. <!-- G-virtual-override-scope -->
     /// - Limits: only `Exec`'s slow paths consult the override, so that the fast paths cost nothing extra.
     ///   - When the real main queue runs the test (XCTest, or a `@MainActor` test), `.main.invoke` and `.main`'s
     ///     `perform` run inline on the real main queue, and `.main.isCurrent` is `true`. Run such tests off the
     ///     main actor; for `@MainActor` code, which cannot move off it, pass ``main`` to the code instead (the
-    ///     *Testing @MainActor code* section of *Testing with virtual time*).
+    ///     *Testing @MainActor code* section of *Testing with virtual time*). <!-- G-virtual-override-main-warning -->
     ///   - Private queues made inside the scope are simulated: `Exec.asyncQueue(label:qos:)` and
     ///     `Exec.syncQueue(label:qos:)` return ``serialQueue(named:type:)`` queues named by their label, and
     ///     `serialized()` of a global-queue case one named `"ExecKit.serialized"`. Queues made before the scope, or
-    ///     on another thread, stay real.
+    ///     on another thread, stay real. <!-- G-virtual-override-private-queues -->
     ///   - Not redirected: `Exec.queue(_:_:)` (it wraps a Dispatch queue the caller made), `.custom` contexts,
     ///     `Exec.onMainActor`, actors using `.main`'s `unownedSerialExecutor` (that is `MainActor`'s), and code that
-    ///     calls Dispatch, `MainActor` or `Task.sleep` directly.
+    ///     calls Dispatch, `MainActor` or `Task.sleep` directly. <!-- G-virtual-override-not-redirected -->
     /// - Cost: none on `.direct.invoke` and on `.main.invoke` from the main queue; one relaxed atomic load on other
     ///   paths once any override has been installed in the process, plus a task-local look-up.
+    ///   <!-- G-virtual-override-cost -->
     ///
     /// Entered on the real main queue, it writes one line to standard error, once per process, naming that limit.
+    /// <!-- G-virtual-override-main-warning -->
     public func overridingSharedContexts<Return>(_ body: () throws -> Return) rethrows -> Return {
         Self.warnIfOnTheMainQueue()
         return try SharedContextOverride.withOverride(sharedContextOverride, body)

@@ -3,7 +3,7 @@
 public import ExecKit
 
 /// Deterministic virtual time for callback code, timers and async code: a test of an hour of timeouts runs in
-/// milliseconds and gives the same result every time.
+/// milliseconds and gives the same result every time. <!-- G-virtual-deterministic -->
 ///
 /// ```swift
 /// let coordinator = TestCoordinator()
@@ -20,34 +20,41 @@ public import ExecKit
 ///
 /// - Ordering: work runs on the calling thread, one piece at a time, in deadline order; work due at the same instant
 ///   runs in the order it was scheduled. Virtual time moves only when the test advances it.
+///   <!-- G-virtual-deterministic -->
 /// - Simulated queues: the coordinator knows which simulated queue is running, so `main.invoke` is immediate exactly
-///   inside the simulated main queue, `isCurrent` answers for each context, and ``currentQueueName`` names the queue.
-///   `invokeSync` onto another simulated queue runs the block inline (the one real thread enters the queue instead of
-///   waiting for it), after the work already queued on a serial queue; entering a `.mutex` queue from inside itself
-///   stops the program with a message, as the real ones do.
+///   inside the simulated main queue, `isCurrent` answers for each context, and ``currentQueueName`` names the
+///   queue. <!-- G-virtual-main-inline-inside G-virtual-current-queue-name --> `invokeSync` onto another simulated
+///   queue runs the block inline (the one real thread enters the queue instead of waiting for it), after the work
+///   already queued on a serial queue; <!-- G-virtual-invokesync-inline G-virtual-invokesync-waits --> entering a
+///   `.mutex` queue from inside itself stops the program with a message, as the real ones
+///   do. <!-- G-virtual-mutex-reentry-stops -->
 /// - Thread-safety: any thread may schedule or cancel work; it runs only inside the test's calls.
+///   <!-- G-virtual-other-threads-schedule -->
 /// - Cost: scheduling, running and cancelling each cost O(log n) in the number of pending pieces of work.
+///   <!-- G-virtual-cost-log-n -->
 public final class TestCoordinator: TaskLauncher {
     let storage: CoordinatorStorage
     private let mainQueue = SimulatedQueue(name: "main")
     private let globalQueue = SimulatedQueue(name: "global", isConcurrent: true)
     let globalExecutor: SimulatedTaskExecutor
 
-    /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is `true`.
-    /// Its `invokeAsync`, timers and task jobs go to the simulated ``global`` queue, as the real `.direct`'s go to a
-    /// global queue.
+    /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is
+    /// `true`. <!-- G-virtual-direct --> Its `invokeAsync`, timers and task jobs go to the simulated ``global`` queue,
+    /// as the real `.direct`'s go to a global queue. <!-- G-virtual-direct-async-global -->
     public let direct: Exec
 
     /// Looks like `Exec.main`: `invoke` runs the block at once when called from work running in the simulated main
     /// queue, and queues it there otherwise (also from the test's own code, which runs in no simulated queue).
+    /// <!-- G-virtual-main-inline-inside -->
     public let main: Exec
 
     /// Looks like `Exec.mainAsync`: always queues on the simulated main queue, in FIFO order with ``main``'s blocks.
+    /// <!-- G-virtual-mainasync-fifo -->
     public let mainAsync: Exec
 
     /// Looks like a global concurrent queue (`Exec.utility` and its siblings): always queues. Its blocks still run one
     /// at a time, in time order; `isCurrent` is `false`, as for a real global queue, but ``currentQueueName`` says
-    /// `"global"`.
+    /// `"global"`. <!-- G-virtual-global-queued -->
     public let global: Exec
 
     /// A `Clock` reading the coordinator's virtual time; see ``VirtualClock``.
@@ -65,11 +72,13 @@ public final class TestCoordinator: TaskLauncher {
     ///     site is read. Measured (`Benchmarks/`, Linux x86-64, release build): a million timers scheduled from one
     ///     loop and run take 1.2x a plain binary heap of closures with it, 0.9x without. On Apple platforms before
     ///     macOS 26 and its siblings, which lack the toolchain's `Runtime` module, nothing is recorded.
+    ///     <!-- G-virtual-call-site G-virtual-call-site-cost G-virtual-call-sites-optional -->
     ///   - hopLatency: How much virtual time each asynchronous hop takes: a block queued by `invoke` or `invokeAsync`,
     ///     or a task job, is due this long after it was scheduled instead of at once (timers and sleeps keep their
     ///     deadlines). Zero unless given; CwlUtils' `DebugContextCoordinator` took 1 ns. With a latency, hops run
     ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
     ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
+    ///     <!-- G-virtual-hop-latency -->
     public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero) {
         storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
@@ -106,7 +115,9 @@ public final class TestCoordinator: TaskLauncher {
     ///     `Exec.asyncQueue(label:qos:)`: `invoke` queues, `invokeSync` from inside runs inline), `.mutex` (like
     ///     `Exec.syncQueue(label:qos:)`: `invoke` runs at once; entering it from inside itself stops the program with a
     ///     message) or `.conditionallyAsync` (immediate inside the queue, queued otherwise).
+    ///     <!-- G-virtual-serial-queue-types -->
     /// - Precondition: `type` is serial; a concurrent type stops the program with a message (use ``global``).
+    ///   <!-- G-virtual-serial-queue-concurrent-stops -->
     /// - Cost: a few small allocations; queues are independent of each other and of the coordinator's lifetime.
     public func serialQueue(named name: String, type: ExecutionType = .serialAsync) -> Exec {
         guard type.isSerial else {
@@ -127,18 +138,18 @@ public final class TestCoordinator: TaskLauncher {
 
     /// The coordinator's virtual time, which is also what `timestamp()` answers on its contexts. It moves only inside
     /// ``advance(by:)``, ``advance(to:)-(DispatchTime)`` and ``run(upTo:fileID:line:reportFailure:)``: to each piece
-    /// of work's deadline as it runs, then to the target.
+    /// of work's deadline as it runs, then to the target. <!-- G-virtual-advance -->
     ///
     /// It starts at 125 ns of uptime (`DispatchTime(uptimeNanoseconds: 125)`), not at 0: Dispatch reads
     /// `DispatchTime(uptimeNanoseconds: 0)` as "now" and would add the machine's uptime to `now + .seconds(1)`. So
     /// `TestCoordinator().now + .seconds(1)` is `DispatchTime(uptimeNanoseconds: 1_000_000_125)`; ``elapsed`` counts
-    /// from the start.
+    /// from the start. <!-- G-virtual-start-125ns -->
     ///
     /// - Rounding: virtual time counts whole nanoseconds, but on Apple Silicon (and iOS devices) a `DispatchTime`
     ///   counts ticks of 125/3 ns. Instants 125 ns apart from the start (every whole microsecond, millisecond or
     ///   second of ``elapsed``) convert exactly; others round to a whole tick on the way out, and an
     ///   ``advance(to:)-(DispatchTime)`` to such an instant may move up to 41 ns further. ``VirtualClock`` instants
-    ///   and ``elapsed`` are exact everywhere.
+    ///   and ``elapsed`` are exact everywhere. <!-- G-virtual-start-125ns -->
     public var now: DispatchTime { DispatchTime(uptimeNanoseconds: storage.now) }
 
     /// How far virtual time has moved since the coordinator was made: `.seconds(10)` after `advance(by: .seconds(10))`
@@ -146,17 +157,20 @@ public final class TestCoordinator: TaskLauncher {
     public var elapsed: Duration { .nanoseconds(storage.now - CoordinatorState.start) }
 
     /// Runs everything due now, including work that the work schedules for now, until nothing due now is left.
-    /// Virtual time does not move.
+    /// Virtual time does not move. <!-- G-virtual-run-until-idle -->
     ///
     /// - Precondition: not called from inside work the coordinator is running, nor while another thread runs it.
+    ///   <!-- G-virtual-drive-misuse-stops -->
     public func runUntilIdle() {
         storage.run(until: storage.now)
     }
 
     /// Moves virtual time forward by `duration`, running every piece of work due on the way in deadline order, with
     /// ``now`` set to each one's deadline while it runs; then ``now`` is `duration` later than before.
+    /// <!-- G-virtual-advance -->
     ///
     /// - Precondition: `duration` is not negative; not called from inside work the coordinator is running.
+    ///   <!-- G-virtual-drive-misuse-stops -->
     public func advance(by duration: Duration) {
         precondition(duration >= .zero, "ExecTesting: advance(by:) needs a non-negative duration, got \(duration).")
         let target = VirtualClock.Instant(nanoseconds: storage.now).advanced(by: duration)
@@ -165,6 +179,7 @@ public final class TestCoordinator: TaskLauncher {
 
     /// Moves virtual time forward to `deadline`, running every piece of work due by then, as ``advance(by:)`` does.
     /// A deadline that has passed moves nothing and runs what is due now, as ``runUntilIdle()`` does.
+    /// <!-- G-virtual-advance -->
     public func advance(to deadline: DispatchTime) {
         storage.run(until: deadline.uptimeNanoseconds)
     }
@@ -181,6 +196,7 @@ public final class TestCoordinator: TaskLauncher {
     /// A periodic timer never ends, so the run stops at a bound: once nothing more is due within `maximum` of virtual
     /// time from the start of the call, it reports a failure listing what is still pending (as
     /// ``assertNoPendingWork(fileID:line:reportFailure:)`` does), with time left at the last deadline reached.
+    /// <!-- G-virtual-run-to-completion -->
     ///
     /// ```swift
     /// service.start()        // retries three times, 5 s apart, then gives up
@@ -195,8 +211,9 @@ public final class TestCoordinator: TaskLauncher {
     ///   - reportFailure: Receives the message when work is still pending at the bound. By default (`nil`) the message
     ///     is recorded as an issue of the running Swift Testing test, at `fileID`:`line`, and the test goes on;
     ///     outside one it stops the program. Pass `{ XCTFail($0) }` under XCTest, or `{ fatalError($0) }` to stop in
-    ///     every case.
+    ///     every case. <!-- G-virtual-run-to-completion -->
     /// - Precondition: `maximum` is not negative; not called from inside work the coordinator is running.
+    ///   <!-- G-virtual-drive-misuse-stops -->
     public func run(
         upTo maximum: Duration = .seconds(3_600),
         fileID: StaticString = #fileID,
@@ -216,11 +233,11 @@ public final class TestCoordinator: TaskLauncher {
 
     /// Ends the `runUntilIdle()`, `advance` or `run(upTo:)` call in progress once the work calling this has
     /// returned: nothing more runs in that call, and virtual time stays at this work's deadline (an `advance` does not
-    /// go on to its target). What is pending stays pending, for the test's next call.
+    /// go on to its target). What is pending stays pending, for the test's next call. <!-- G-virtual-stop -->
     ///
     /// Call it from inside work the coordinator is running (a block, a timer handler, a task job); anywhere else it
-    /// does nothing. CwlUtils' `DebugContextCoordinator` offered the same, for tests that end a scenario from a
-    /// handler.
+    /// does nothing. <!-- G-virtual-stop --> CwlUtils' `DebugContextCoordinator` offered the same, for tests that end
+    /// a scenario from a handler.
     public func stop() {
         storage.stop()
     }
@@ -228,8 +245,9 @@ public final class TestCoordinator: TaskLauncher {
     /// Drops everything pending (blocks, timer firings, periodic timers, task jobs, sleeps) without running it, and
     /// releases it at once, in the order it would have run (as CwlUtils' coordinator did), so whatever it captured is
     /// released too (objects that end their work in `deinit` end it now). Virtual time does not move.
+    /// <!-- G-virtual-discard-releases G-virtual-discard-order -->
     ///
-    /// No task is left unfinished by it:
+    /// No task is left unfinished by it: <!-- G-virtual-discard-no-task-unfinished -->
     /// - A task's job dropped runs on Swift's global executor instead, and an actor's on a private serial queue of the
     ///   actor's executor, one at a time. The task's later jobs come back to the coordinator as new work (they run at
     ///   the next `runUntilIdle()` or `advance`), or, once the coordinator is gone, run on real threads too.
@@ -238,6 +256,7 @@ public final class TestCoordinator: TaskLauncher {
     ///
     /// May be called from anywhere, inside running work included; the coordinator's `deinit` does the same, and from
     /// then on the coordinator's contexts drop whatever they are given the same way.
+    /// <!-- G-virtual-discard-releases -->
     public func discardPendingWork() {
         storage.discardAll()
     }
@@ -249,5 +268,6 @@ public final class TestCoordinator: TaskLauncher {
     /// work called from the test).
     ///
     /// Inside an inline `invokeSync` it names the queue entered last. Takes the coordinator's lock.
+    /// <!-- G-virtual-current-queue-name -->
     public var currentQueueName: String? { storage.currentQueueName }
 }

@@ -15,9 +15,11 @@ import ExecKit
 ///
 /// - Sleeping: `sleep(until:)` throws `CancellationError` if the task is cancelled, otherwise moves ``now`` to the
 ///   deadline (never back) and suspends once (`Task.yield()`), so other tasks get a turn as they would during a real
-///   sleep.
+///   sleep. <!-- G-virtual-immediate-clock -->
 /// - Instants: ``VirtualClock/Instant``, starting at 125 ns of `DispatchTime` uptime as a coordinator's do.
+///   <!-- G-virtual-start-125ns -->
 /// - Thread-safety: may be shared between tasks; ``now`` is guarded by a lock. Copies share the same time.
+///   <!-- G-virtual-clocks-any-thread -->
 public final class ImmediateClock: Clock, Sendable {
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
     private let current = LockedBox<UInt64>(CoordinatorState.start)
@@ -40,6 +42,7 @@ public final class ImmediateClock: Clock, Sendable {
     ///   - deadline: The instant to move to.
     ///   - tolerance: Ignored.
     /// - Throws: `CancellationError` if the task is cancelled; then ``now`` does not move.
+    ///   <!-- G-virtual-immediate-clock -->
     public func sleep(until deadline: VirtualClock.Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         current.withLock { $0 = max($0, deadline.nanoseconds) }

@@ -8,10 +8,11 @@
 /// and `sleep` then returns at once, so the test goes on and fails; outside a Swift Testing test (an XCTest, or none),
 /// `sleep` stops the program with the message. Give `reportFailure` to decide: `{ XCTFail($0) }` under XCTest, or
 /// `{ fatalError($0) }` to stop in every case (check that with a Swift Testing exit test).
+/// <!-- G-virtual-unimplemented-clock -->
 ///
-/// Reading ``now`` does not fail: it is always the start of virtual time.
+/// Reading ``now`` does not fail: it is always the start of virtual time. <!-- G-virtual-unimplemented-clock -->
 ///
-/// - Thread-safety: may be used from any thread.
+/// - Thread-safety: may be used from any thread. <!-- G-virtual-clocks-any-thread -->
 public struct UnimplementedClock: Clock {
     private let name: String
     private let fileID: StaticString

@@ -5,7 +5,7 @@ public import ExecKit
 extension VirtualClock {
     /// An instant of virtual time (a ``TestCoordinator``'s, an ``ImmediateClock``'s): whole nanoseconds of
     /// `DispatchTime` uptime, so `coordinator.clock.now.dispatchTime == coordinator.now`. Virtual time starts at 125 ns
-    /// (see ``TestCoordinator/now``).
+    /// (see ``TestCoordinator/now``). <!-- G-virtual-start-125ns -->
     public struct Instant: InstantProtocol {
         /// Nanoseconds of `DispatchTime` uptime.
         public let nanoseconds: UInt64
@@ -20,7 +20,7 @@ extension VirtualClock {
         public var dispatchTime: DispatchTime { DispatchTime(uptimeNanoseconds: nanoseconds) }
 
         /// The instant `duration` later (earlier when negative), clamped to uptime zero and the largest
-        /// representable instant. O(1).
+        /// representable instant. O(1). <!-- G-virtual-instant-clamps -->
         public func advanced(by duration: Duration) -> Instant {
             if duration < .zero {
                 let back = (.zero - duration).saturatingNanoseconds

@@ -8,9 +8,10 @@ import ExecKit
 /// Pass it where code takes `some Clock<Duration>`. A sleeping task resumes inside the `advance(by:)` or
 /// `advance(to:)` call that reaches its deadline, in deadline order with the coordinator's other work, provided the
 /// task runs on the coordinator (started with ``TestCoordinator/taskExecutor`` as its executor preference, or with
-/// `TestCoordinator.task(priority:_:)`). A task that runs elsewhere is resumed on its own executor, asynchronously.
+/// `TestCoordinator.task(priority:_:)`). <!-- G-virtual-deterministic --> A task that runs elsewhere is resumed on its
+/// own executor, asynchronously.
 ///
-/// - Thread-safety: may be used from any thread.
+/// - Thread-safety: may be used from any thread. <!-- G-virtual-clocks-any-thread -->
 public struct VirtualClock: Clock {
     let storage: CoordinatorStorage
 
@@ -25,10 +26,12 @@ public struct VirtualClock: Clock {
     /// Suspends until virtual time reaches `deadline`.
     ///
     /// - Ordering: the wake-up is a piece of work due at `deadline`, ordered with the coordinator's other work due
-    ///   then by the order of scheduling. A deadline that has already passed returns at once, without suspending.
+    ///   then by the order of scheduling. <!-- G-virtual-deterministic --> A deadline that has already passed returns
+    ///   at once, without suspending. <!-- G-virtual-sleep-past-deadline -->
     /// - Cancellation: throws `CancellationError` at once if the task is already cancelled. If it is cancelled while
     ///   asleep, the wake-up is removed and the task's next job is enqueued at once (on the coordinator, for a task that
     ///   runs there), so it throws `CancellationError` at the next `runUntilIdle()` or `advance`.
+    ///   <!-- G-virtual-sleep-cancel -->
     /// - Parameters:
     ///   - deadline: The instant of virtual time to sleep until.
     ///   - tolerance: Ignored: virtual time is exact.
