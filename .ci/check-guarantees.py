@@ -35,6 +35,12 @@ BULLET = re.compile(r"^\s*- (Guarantee|Ordering|Release|Thread-safety):")
 UNTESTED = ROOT / ".ci" / "guarantees-untested.txt"
 
 
+def malformed_markers(text):
+    """HTML comments that mention a G- ID but are not a well-formed marker (commas, upper case, split lines)."""
+    return [comment for comment in re.findall(r"<!--(.*?)(?:-->|$)", text)
+            if "G-" in comment and not re.fullmatch(r"(?:\s*" + ID + r")+\s*", comment)]
+
+
 def ids_in(text):
     return [found for marker in MARKER.findall(text) for found in re.findall(ID, marker)]
 
@@ -64,7 +70,8 @@ def promises():
 def tests():
     """{id: ["file:line"]} from the `// Guarantees:` lines under Tests/, and `# Guarantees:` lines of the CI gates."""
     found = {}
-    for path in sorted((ROOT / "Tests").rglob("*.swift")) + [ROOT / gate for gate in GATES]:
+    test_files = sorted((ROOT / "Tests").rglob("*.swift")) + sorted((ROOT / "Examples").glob("*Tests/**/*.swift"))
+    for path in test_files + [ROOT / gate for gate in GATES]:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             match = TEST_LINE.match(line)
             if match:
@@ -85,6 +92,15 @@ def untested():
     return found
 
 
+def malformed():
+    """Markers in README, the articles and doc comments that the ID syntax does not parse."""
+    paths = [ROOT / "README.md"] + [path for module in MODULES for path in sorted((ROOT / "Sources" / module).rglob("*"))
+                                    if path.suffix in (".md", ".swift")]
+    return [f"{path.relative_to(ROOT)}:{number}: a malformed marker <!--{comment}-->"
+            for path in paths for number, line in enumerate(path.read_text().splitlines(), 1)
+            for comment in malformed_markers(line)]
+
+
 def unmarked_readme_rows():
     """README's Guarantees table rows that carry no ID."""
     lines = (ROOT / "README.md").read_text().splitlines()
@@ -94,6 +110,8 @@ def unmarked_readme_rows():
         if line.startswith("## "):
             inside = line.startswith("## Guarantees")
             continue
+        if inside and line.strip() and not line.startswith("|"):
+            problems.append(f"README.md:{number}: a Guarantees row broken over two lines (GitHub splits it)")
         if inside and line.startswith("| **") and not ids_in(line):
             problems.append(f"README.md:{number}: a Guarantees row with no ID")
     return problems
@@ -103,6 +121,8 @@ def unmarked_bullets(symbol_graphs):
     """`- Guarantee:`-style bullets of public doc comments that carry no ID."""
     problems = set()
     for module in MODULES:
+        if not list(symbol_graphs.glob(f"{module}*.symbols.json")):
+            problems.add(f"no symbol graph for {module} in {symbol_graphs}: run swift package dump-symbol-graph first")
         for path in sorted(symbol_graphs.glob(f"{module}*.symbols.json")):
             for symbol in json.loads(path.read_text())["symbols"]:
                 location = symbol.get("location")
@@ -132,7 +152,7 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__)
     promised, asserted, waived = promises(), tests(), untested()
-    problems = unmarked_readme_rows() + unmarked_bullets(pathlib.Path(argv[0]))
+    problems = unmarked_readme_rows() + unmarked_bullets(pathlib.Path(argv[0])) + malformed()
     for identifier in sorted(promised):
         if identifier not in asserted and identifier not in waived:
             sites = ", ".join(where for _, where in promised[identifier])

@@ -23,6 +23,11 @@ import Testing
         }
     }
 
+    /// How long a task may take to finish: generous, because the whole suite runs in parallel on two cores, where
+    /// blocking tests can hold the main queue and the cooperative pool for tens of seconds (a 30 s bound failed once
+    /// in five CI runs); a task that never finishes still fails.
+    static let bound = 120.0
+
     @MainActor private static func recordOnTheMainActor(_ log: Recorder<String>) {
         log.record("main-actor call")
     }
@@ -49,7 +54,9 @@ import Testing
                 await Self.recordOnTheMainActor(log)
                 return onMain
             }
-            #expect(await value(of: task) == true, "the task did not finish, or its job was not on the main queue")
+            #expect(
+                await value(of: task, within: Self.bound) == true,
+                "the task did not finish, or its job was not on the main queue")
             #expect(log.wait(for: 2), "the queued block or the main-actor call never ran")
             #expect(
                 log.recorded == ["main-actor call", "queued block"],
@@ -65,7 +72,7 @@ import Testing
                 DispatchQueue.main.async { log.record("queued block") }
                 await Self.recordNonisolated(log)
             }
-            #expect(await value(of: task) != nil, "the task did not finish")
+            #expect(await value(of: task, within: Self.bound) != nil, "the task did not finish")
             #expect(log.wait(for: 2), "the queued block or the nonisolated call never ran")
             #expect(log.recorded == ["queued block", "nonisolated call"])
         }

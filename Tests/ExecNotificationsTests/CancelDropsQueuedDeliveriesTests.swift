@@ -45,8 +45,10 @@ extension NotificationName where Payload == QueuedPayload {
         .main, .mainAsync, .mainOrdered, .asyncQueue(label: "test.async"), .utility.serialized(),
         .custom(SerialQueueContext()),
     ]
-    /// Rounds per test case: each is quick, and a race between a cancel and a drain shows only now and then.
-    static let rounds = 100
+    /// Rounds per test case: each is quick, and a race between a cancel and a drain shows only now and then. 25, not
+    /// more: each round blocks a thread of the suite's shared pool while it waits, and 16 cases run beside every other
+    /// test on two cores (CI runs the suite five times: 125 rounds per context there).
+    static let rounds = 25
 
     /// Deliveries queued behind a delivery that is still running (they wait in the observer's order, whatever the
     /// context) never start once `cancel()` has returned. The first delivery is posted from a thread of its own: on a

@@ -180,7 +180,7 @@ enum BaselineCall {
     /// A capturing closure literal handed, escaping, to a function that calls it: its context is allocated in the
     /// caller when it captures a value, as for `Exec.invoke`.
     case escapingClosure
-    /// A non-capturing closure literal handed to a generic function with the value it takes, which calls it.
+    /// A non-capturing closure literal called with the value it takes, in place (as `invoke(_:with:)` inlines).
     case closureCalledWithValue
     /// `dispatchPrecondition(.onQueue(.main))`, libdispatch's own current-queue check, then ``escapingClosure``.
     case mainQueueAssertThenEscapingClosure
@@ -205,17 +205,16 @@ func registerBaseline(for name: String, _ call: BaselineCall, onMainQueue: Bool 
     Benchmark("\(name) (baseline: \(call.label))", configuration: Suite.configuration()) { benchmark in
         let cell = Cell()
         let escapingCall = opaqueEscapingCall()
-        let valueCall = opaqueValueCall()
         benchmark.startMeasurement()  // allocating the cell is set-up, not measured
         let sample = {
             switch call {
             case .closure: for _ in benchmark.scaledIterations { callClosureDirectly(cell) }
             case .escapingClosure: for _ in benchmark.scaledIterations { callEscapingClosure(cell, escapingCall) }
-            case .closureCalledWithValue: for _ in benchmark.scaledIterations { callClosureWithValue(cell, valueCall) }
+            case .closureCalledWithValue: for _ in benchmark.scaledIterations { callClosureWithValue(cell) }
             case .mainQueueAssertThenEscapingClosure:
                 for _ in benchmark.scaledIterations { assertMainQueueThenCallEscapingClosure(cell, escapingCall) }
             case .mainQueueAssertThenClosureCalledWithValue:
-                for _ in benchmark.scaledIterations { assertMainQueueThenCallClosureWithValue(cell, valueCall) }
+                for _ in benchmark.scaledIterations { assertMainQueueThenCallClosureWithValue(cell) }
             }
         }
         if onMainQueue { ExecKitBenchmarks.onMainQueue(sample) } else { sample() }
@@ -238,8 +237,9 @@ func callEscapingClosure(_ cell: Cell, _ call: EscapingCall) {
 
 /// ``BaselineCall/closureCalledWithValue``.
 @inline(never)
-func callClosureWithValue(_ cell: Cell, _ call: ValueCall) {
-    call({ (cell: Cell) in cell.increment() }, cell)
+func callClosureWithValue(_ cell: Cell) {
+    let completion: @Sendable (Cell) -> Void = { cell in cell.increment() }
+    completion(cell)
 }
 
 /// ``BaselineCall/mainQueueAssertThenEscapingClosure``.
@@ -251,9 +251,10 @@ func assertMainQueueThenCallEscapingClosure(_ cell: Cell, _ call: EscapingCall) 
 
 /// ``BaselineCall/mainQueueAssertThenClosureCalledWithValue``.
 @inline(never)
-func assertMainQueueThenCallClosureWithValue(_ cell: Cell, _ call: ValueCall) {
+func assertMainQueueThenCallClosureWithValue(_ cell: Cell) {
     dispatchPrecondition(condition: .onQueue(mainQueue))
-    call({ (cell: Cell) in cell.increment() }, cell)
+    let completion: @Sendable (Cell) -> Void = { cell in cell.increment() }
+    completion(cell)
 }
 
 /// Calls `body` now, unless `call.keeps`, when it keeps it for later: the shape of `invoke` on `.direct`, whose other
@@ -269,24 +270,11 @@ struct EscapingCall: Sendable {
     }
 }
 
-/// ``EscapingCall`` for a closure that takes a value.
-struct ValueCall: Sendable {
-    let keeps: Bool
-
-    @inline(never)
-    func callAsFunction(_ body: @escaping @Sendable (Cell) -> Void, _ value: Cell) {
-        if keeps { keptClosure.withLock { $0 = { body(value) } } } else { body(value) }
-    }
-}
-
 /// Where an ``EscapingCall`` would keep its closure; never written, as `keeps` is `false`.
 private let keptClosure = Mutex<(@Sendable () -> Void)?>(nil)
 
 /// An ``EscapingCall`` that calls at once, as far as the optimizer knows, maybe not.
 func opaqueEscapingCall() -> EscapingCall { EscapingCall(keeps: identity(false)) }
-
-/// A ``ValueCall`` that calls at once, as far as the optimizer knows, maybe not.
-func opaqueValueCall() -> ValueCall { ValueCall(keeps: identity(false)) }
 
 /// Calls a closure it was handed to keep with a value, through a generic function that is never specialized: a
 /// closure *value* reaches it through a reabstraction thunk built in the caller, as it reaches the generic
