@@ -105,12 +105,17 @@ def unmarked_readme_rows():
     """README's Guarantees table rows that carry no ID."""
     lines = (ROOT / "README.md").read_text().splitlines()
     problems = []
-    inside = False
+    inside = in_table = False
     for number, line in enumerate(lines, 1):
         if line.startswith("## "):
-            inside = line.startswith("## Guarantees")
+            inside, in_table = line.startswith("## Guarantees"), False
             continue
-        if inside and line.strip() and not line.startswith("|"):
+        # The table runs from its first row to the first blank line; a line without `|` inside it is a broken row.
+        if inside and line.startswith("|"):
+            in_table = True
+        elif in_table and not line.strip():
+            in_table = False
+        elif in_table:
             problems.append(f"README.md:{number}: a Guarantees row broken over two lines (GitHub splits it)")
         if inside and line.startswith("| **") and not ids_in(line):
             problems.append(f"README.md:{number}: a Guarantees row with no ID")
