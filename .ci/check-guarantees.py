@@ -45,26 +45,23 @@ def ids_in(text):
     return [found for marker in MARKER.findall(text) for found in re.findall(ID, marker)]
 
 
-def promises():
-    """{id: [(module, "file:line")]} from README, the articles and doc comments."""
-    found = {}
-
-    def add(identifier, module, where):
-        found.setdefault(identifier, []).append((module, where))
-
-    for number, line in enumerate((ROOT / "README.md").read_text().splitlines(), 1):
-        for identifier in ids_in(line):
-            add(identifier, "README", f"README.md:{number}")
-    for module in MODULES:
-        for path in sorted((ROOT / "Sources" / module).rglob("*")):
-            if path.suffix not in (".md", ".swift"):
+def documentation():
+    """Reads README, the articles and the Swift sources once: ({id: [(module, "file:line")]} of the promises, and the
+    malformed markers). A promise counts in a Swift file only on a `///` line; a malformed marker counts anywhere."""
+    found, malformed = {}, []
+    files = [("README", ROOT / "README.md")] + [
+        (module, path) for module in MODULES for path in sorted((ROOT / "Sources" / module).rglob("*"))
+        if path.suffix in (".md", ".swift")]
+    for module, path in files:
+        where = path.relative_to(ROOT)
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            for comment in malformed_markers(line):
+                malformed.append(f"{where}:{number}: a malformed marker <!--{comment}-->")
+            if path.suffix == ".swift" and not line.lstrip().startswith("///"):
                 continue
-            for number, line in enumerate(path.read_text().splitlines(), 1):
-                if path.suffix == ".swift" and not line.lstrip().startswith("///"):
-                    continue
-                for identifier in ids_in(line):
-                    add(identifier, module, f"{path.relative_to(ROOT)}:{number}")
-    return found
+            for identifier in ids_in(line):
+                found.setdefault(identifier, []).append((module, f"{where}:{number}"))
+    return found, malformed
 
 
 def tests():
@@ -90,15 +87,6 @@ def untested():
                 identifier, _, reason = line.partition(" ")
                 found[identifier] = reason.strip()
     return found
-
-
-def malformed():
-    """Markers in README, the articles and doc comments that the ID syntax does not parse."""
-    paths = [ROOT / "README.md"] + [path for module in MODULES for path in sorted((ROOT / "Sources" / module).rglob("*"))
-                                    if path.suffix in (".md", ".swift")]
-    return [f"{path.relative_to(ROOT)}:{number}: a malformed marker <!--{comment}-->"
-            for path in paths for number, line in enumerate(path.read_text().splitlines(), 1)
-            for comment in malformed_markers(line)]
 
 
 def unmarked_readme_rows():
@@ -156,8 +144,8 @@ def unmarked_bullets(symbol_graphs):
 def main(argv):
     if not argv or argv[0].startswith("-"):
         sys.exit(__doc__)
-    promised, asserted, waived = promises(), tests(), untested()
-    problems = unmarked_readme_rows() + unmarked_bullets(pathlib.Path(argv[0])) + malformed()
+    (promised, malformed), asserted, waived = documentation(), tests(), untested()
+    problems = unmarked_readme_rows() + unmarked_bullets(pathlib.Path(argv[0])) + malformed
     for identifier in sorted(promised):
         if identifier not in asserted and identifier not in waived:
             sites = ", ".join(where for _, where in promised[identifier])

@@ -275,7 +275,6 @@ def judge(goal_spec, ratio, ours_allocs, base_allocs, label):
     limit, allocation_rule, baseline_label = goal_spec
     if label != baseline_label:
         return False, f"baseline '{baseline_label}' not measured MISS"
-    allocations_met = True
     if allocation_rule == "0":
         allocations_met = ours_allocs is not None and ours_allocs < 0.05  # the table's "~0"; stray mallocs aside
         rule = "0 allocs"
