@@ -54,9 +54,9 @@ extension Exec {
         case .custom(let context): context.invokeAsync(execute)
         case .queue(let queue, .mutex), .queue(let queue, .serialAsync), .queue(let queue, .conditionallyAsync):
             // Recorded, so that a block that arrived this way and then waits on another queue still counts as inside.
-            submit(execute, entering: queue)
+            SerialQueueEntry(queue).async(execute)
         case .queue(let queue, _): queue.async(execute: execute)
-        case .main, .mainAsync: submit(execute, enteringQueue: RawQueues.main)
+        case .main, .mainAsync: SerialQueueEntry.main.async(execute)
         default: submit(execute, to: rawQueue)
         }
     }
@@ -97,7 +97,7 @@ extension Exec {
             } else if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
-                submit(execute, enteringQueue: RawQueues.main)
+                SerialQueueEntry.main.async(execute)
             }
         case .mainOrdered:
             if let replacement = overridden { replacement.invoke(execute) } else { MainOrderedQueue.invoke(execute) }
@@ -105,7 +105,7 @@ extension Exec {
             if let replacement = overridden {
                 replacement.invoke(execute)
             } else {
-                submit(execute, enteringQueue: RawQueues.main)
+                SerialQueueEntry.main.async(execute)
             }
         case .interactive, .user, .default, .utility, .background:
             if let replacement = overridden {
@@ -118,11 +118,11 @@ extension Exec {
         case .queue(let queue, let type):
             switch type {
             case .serialAsync:
-                submit(execute, entering: queue)
+                SerialQueueEntry(queue).async(execute)
             case .concurrentAsync:
                 queue.async(execute: execute)
             case .conditionallyAsync:
-                if Self.isInside(queue, as: type) { execute() } else { submit(execute, entering: queue) }
+                if Self.isInside(queue, as: type) { execute() } else { SerialQueueEntry(queue).async(execute) }
             case .mutex, .immediate:
                 invokeSync(execute)
             }

@@ -67,7 +67,7 @@ extension Exec {
             // Inside an earlier invokeSync on the main queue, through `sync` calls on other queues: waiting for the
             // main queue here could never end, and running inline is what the serial-async types do when inside.
             if EnteredContexts.contains(EnteredContexts.mainQueueKey) { return body() }
-            syncRecordingEntry(on: GlobalQueues.main, body)
+            SerialQueueEntry.main.sync(body)
         case .interactive, .user, .default, .utility, .background:
             if let replacement = overridden { return replacement.invokeSync(body) }
             dispatchQueue.sync(execute: body)
@@ -77,19 +77,19 @@ extension Exec {
                 // Waiting on a concurrent queue from inside it cannot deadlock, and global queues have no identity.
                 switch QueueWait.accepted(by: queue) {
                 case .sync: queue.sync(execute: body)
-                case .asyncAndWait: syncRecordingEntry(on: queue, waitingWith: .asyncAndWait, body)
+                case .asyncAndWait: SerialQueueEntry(queue).sync(waitingWith: .asyncAndWait, body)
                 }
             case .immediate:
                 // Meant for concurrent queues (a global one included); on a serial queue the caller may already be
                 // inside, where waiting would deadlock and running inline is what "immediate" promises.
                 if Self.isKnownInside(queue) { return body() }
-                syncRecordingEntry(on: queue, body)
+                SerialQueueEntry(queue).sync(body)
             case .mutex:
                 if Self.isInside(queue, as: type) { Self.reentrantMutexFailure(queue) }
-                syncRecordingEntry(on: queue, body)
+                SerialQueueEntry(queue).sync(body)
             case .serialAsync, .conditionallyAsync:
                 if Self.isInside(queue, as: type) { return body() }
-                syncRecordingEntry(on: queue, body)
+                SerialQueueEntry(queue).sync(body)
             }
         }
     }

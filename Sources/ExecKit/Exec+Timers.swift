@@ -144,8 +144,9 @@ extension Exec {
             return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue, handler: handler)
         }
         // Firings are recorded as inside the queue, like every other way in, so re-entry is caught with a message.
+        let entry = SerialQueueEntry(queue)
         return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue) {
-            EnteredContexts.entering(queue, handler)
+            entry.run(handler)
         }
     }
 
@@ -172,13 +173,9 @@ extension Exec {
         case .queue(let queue, let type) where type.isSerial:
             // Recorded as inside the queue, like every other way in: re-entry through another queue's `sync` is
             // then caught with a message (a mutex) or runs inline (the asynchronous types).
-            queue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
-                EnteredContexts.entering(queue, execute)
-            }
+            SerialQueueEntry(queue).asyncAfter(.now() + DispatchTimeInterval(delay), execute)
         case .main, .mainAsync, .mainOrdered:
-            GlobalQueues.main.asyncAfter(deadline: .now() + DispatchTimeInterval(delay)) {
-                EnteredContexts.entering(EnteredContexts.mainQueueKey, execute)
-            }
+            SerialQueueEntry.main.asyncAfter(.now() + DispatchTimeInterval(delay), execute)
         default:
             dispatchQueue.asyncAfter(deadline: .now() + DispatchTimeInterval(delay), execute: execute)
         }

@@ -108,7 +108,7 @@ enum Crossing: String, CaseIterable, Sendable {
             }
             started.wait()
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { release.signal() }
-            syncRecordingEntry(on: queue, waitingWith: .asyncAndWait, body)
+            SerialQueueEntry(queue).sync(waitingWith: .asyncAndWait, body)
         }
     }
 }

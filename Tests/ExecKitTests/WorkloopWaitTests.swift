@@ -24,7 +24,7 @@ import Testing
         let order = LockedBox<[String]>([])
         queue.async { order.withLock { $0.append("earlier") } }
         var ranInside = false
-        syncRecordingEntry(on: queue, waitingWith: .asyncAndWait) {
+        SerialQueueEntry(queue).sync(waitingWith: .asyncAndWait) {
             ranInside = Exec.queue(queue, .mutex).isCurrent
             order.withLock { $0.append("waited") }
         }
@@ -38,7 +38,7 @@ import Testing
         let queue = DispatchQueue(label: "ExecKit.workloopWait.outer")
         let other = DispatchQueue(label: "ExecKit.workloopWait.other")
         var ranInline = false
-        syncRecordingEntry(on: queue, waitingWith: .asyncAndWait) {
+        SerialQueueEntry(queue).sync(waitingWith: .asyncAndWait) {
             other.sync {
                 ranInline = Exec.queue(queue, .serialAsync).invokeSync { true }
             }

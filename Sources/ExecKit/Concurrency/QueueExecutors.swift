@@ -19,7 +19,7 @@ final class QueueExecutors: Sendable {
     /// queue's jobs run recorded as inside it (so re-entry is judged right inside them); a concurrent one's do not, as
     /// its blocks do not: `isCurrent` of a global queue given as `.queue` answers `false` there too.
     static func taskExecutor(for queue: DispatchQueue, serial: Bool) -> QueueTaskExecutor {
-        QueueTaskExecutor(queue: queue, recordsEntry: serial)
+        serial ? QueueTaskExecutor(serial: queue) : QueueTaskExecutor(concurrent: queue)
     }
 
     private static let attachment = QueueAttachment<QueueExecutors>()

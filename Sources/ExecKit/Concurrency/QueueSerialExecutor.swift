@@ -7,9 +7,8 @@ import ExecDispatch
 /// The `SerialExecutor` of one private `DispatchQueue`: runs each job on the queue, recorded as inside it (so re-entry
 /// is judged right inside the job), and answers isolation checks with the queue's `isCurrent`.
 ///
-/// - Cost: one allocation per job, a small box that carries the job (and its task's preference) through
-///   `dispatch_async_f`, where a closure handed to `queue.async` would be a closure context and a block (the fallback
-///   when ``RawQueueIdentity`` cannot find the `dispatch_queue_t`). Measured in `Benchmarks/README.md` (actor calls).
+/// - Cost: one allocation per job, a small box (a ``QueuedWork``) that carries the job (and its task's preference)
+///   through `dispatch_async_f`, where a closure handed to `queue.async` would be a closure context and a block. Measured in `Benchmarks/README.md` (actor calls).
 /// - Priority: a job's own priority is not passed on (`dispatch_async_f` takes none, and a block carrying one would
 ///   cost an allocation per job): it runs at the QoS libdispatch gives the submission, the queue's own, or where the
 ///   queue has none, on Apple platforms, the submitting thread's.
@@ -25,37 +24,26 @@ import ExecDispatch
 ///   traps if read after the queue is gone instead of reading freed memory.
 final class QueueSerialExecutor: SerialExecutor {
     private unowned let queue: DispatchQueue
-    /// The queue's `dispatch_queue_t`, or `nil` where ``RawQueueIdentity`` cannot find it (jobs then go through
-    /// `queue.async`). `nonisolated(unsafe)`: immutable, and it names a thread-safe libdispatch object.
-    nonisolated(unsafe) private let rawQueue: UnsafeRawPointer?
-    /// The queue's key in the entered-queue record.
-    private let key: EnteredContexts.Key
+    /// The way onto the queue, which records every job as inside it.
+    fileprivate let entry: SerialQueueEntry
 
     init(queue: DispatchQueue) {
         self.queue = queue
-        rawQueue = RawQueueIdentity.queuePointer(of: queue)
-        key = EnteredContexts.Key(queue)
+        entry = SerialQueueEntry(queue)
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
         let job = UnownedJob(job)
-        let preference = ExecutorJobs.preference(of: job)
-        guard let rawQueue else {
-            return queue.async { self.run(job, preferring: preference) }
-        }
-        let box = Unmanaged.passRetained(QueuedJob(job: job, preference: preference, executor: self)).toOpaque()
-        execkit_dispatch_async_f(rawQueue, box, runQueuedJob)
+        entry.async(QueuedJob(job: job, preference: ExecutorJobs.preference(of: job), executor: self))
     }
 
-    /// Runs `job` on this executor, with the queue recorded as entered; called on the queue. Must not read `queue`,
-    /// whose wrapper may be gone (see the type's lifetime note).
+    /// Runs `job` on this executor; called on the queue, recorded as inside it. Must not read `queue`, whose wrapper
+    /// may be gone (see the type's lifetime note).
     ///
     /// - Parameter preference: the task executor the job's task prefers, where ``ExecutorJobs`` knew it at `enqueue`.
     fileprivate func run(_ job: UnownedJob, preferring preference: UnownedTaskExecutor?) {
-        EnteredContexts.entering(key) {
-            ExecutorJobs.run(job, isolatedTo: asUnownedSerialExecutor(), preferring: preference)
-        }
+        ExecutorJobs.run(job, isolatedTo: asUnownedSerialExecutor(), preferring: preference)
     }
 
     func asUnownedSerialExecutor() -> UnownedSerialExecutor {
@@ -83,26 +71,22 @@ final class QueueSerialExecutor: SerialExecutor {
     }
 }
 
-/// A job on its way through libdispatch: the context pointer that `dispatch_async_f` hands back.
+/// A job on its way through libdispatch, recorded as inside the executor's queue when it runs.
 ///
 /// The executor is not retained: the queue keeps it, and libdispatch keeps the queue (its `dispatch_queue_t`, which
 /// holds the executor as a queue-specific value) alive until its blocks have run.
-private final class QueuedJob {
-    let job: UnownedJob
+private final class QueuedJob: QueuedWork, @unchecked Sendable {
+    private let job: UnownedJob
     /// The task executor the job's task prefers, where known (see ``ExecutorJobs``).
-    let preference: UnownedTaskExecutor?
-    unowned(unsafe) let executor: QueueSerialExecutor
+    private let preference: UnownedTaskExecutor?
+    unowned(unsafe) private let executor: QueueSerialExecutor
 
     init(job: UnownedJob, preference: UnownedTaskExecutor?, executor: QueueSerialExecutor) {
         self.job = job
         self.preference = preference
         self.executor = executor
+        super.init(entering: executor.entry)
     }
-}
 
-/// The C function libdispatch calls on the queue: runs the job, then frees its box.
-private func runQueuedJob(_ context: UnsafeMutableRawPointer?) {
-    guard let context else { return }
-    let queued = Unmanaged<QueuedJob>.fromOpaque(context).takeRetainedValue()
-    queued.executor.run(queued.job, preferring: queued.preference)
+    override func run() { executor.run(job, preferring: preference) }
 }

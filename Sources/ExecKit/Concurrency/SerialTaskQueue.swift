@@ -342,54 +342,6 @@ public final class SerialTaskQueue: Sendable {
     }
 }
 
-/// The tasks of a queue's unfinished operations, oldest first, each with its operation's number.
-///
-/// Operations finish in the order submitted (each starts only after the one before has finished), so what finishes is
-/// always a prefix: removing it moves a start index, and the storage is compacted once half of it is behind that
-/// index. No allocation per operation once the storage has grown to the queue's backlog.
-private struct UnfinishedOperations: Sendable {
-    /// Entries before `start` have finished (their task is `nil`, released) and wait for the next compaction.
-    private var entries: [(number: UInt64, task: (any QueuedOperationTask)?)] = []
-    private var start = 0
-
-    /// The most recently submitted unfinished operation's task.
-    var last: (any QueuedOperationTask)? { entries.count > start ? entries[entries.count - 1].task : nil }
-
-    /// Every unfinished operation's task, oldest first.
-    var tasks: [any QueuedOperationTask] { entries[start...].compactMap(\.task) }
-
-    mutating func append(_ task: any QueuedOperationTask, number: UInt64) {
-        entries.append((number, task))
-    }
-
-    /// Removes the operations numbered below `number`, which have all finished.
-    mutating func removeAll(before number: UInt64) {
-        while start < entries.count && entries[start].number < number {
-            entries[start].task = nil
-            start += 1
-        }
-        if start == entries.count {
-            entries.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start > 16 && start * 2 > entries.count {
-            entries.removeFirst(start)
-            start = 0
-        }
-    }
-}
-
-/// An operation's task, whatever its result type: the next operation waits for it, and `cancelAll` cancels it.
-private protocol QueuedOperationTask: Sendable {
-    /// Returns when the task has finished, however it finished.
-    func awaitCompletion() async
-    /// Cancels the task.
-    func cancel()
-}
-
-extension Task: QueuedOperationTask {
-    fileprivate func awaitCompletion() async { _ = await result }
-}
-
 /// A task's identity, for equality only: its `UnsafeCurrentTask`, kept only while the operation that recorded it runs
 /// (it holds a reference to the task) and never used to act on the task, which is what makes `@unchecked Sendable`
 /// safe here.

@@ -6,7 +6,7 @@ import CExecDispatchShims
 /// job on it: each has a C function of its own below that runs a job on that very executor, so `dispatch_async_f`
 /// carries the job itself with no box.
 enum SharedExecutors {
-    static let main = QueueTaskExecutor(queue: GlobalQueues.main, recordsEntry: true, runsJobItself: runMainJob)
+    static let main = QueueTaskExecutor(serial: GlobalQueues.main, runsJobItself: runMainJob)
     static let mainOrdered = ContextTaskExecutor(isolatedTo: MainActor.sharedUnownedExecutor) { run in
         MainOrderedQueue.enqueue(run)
     }
@@ -19,7 +19,7 @@ enum SharedExecutors {
     private static func onQueue(
         _ queue: DispatchQueue, _ runsJobItself: execkit_dispatch_function_t
     ) -> QueueTaskExecutor {
-        QueueTaskExecutor(queue: queue, recordsEntry: false, runsJobItself: runsJobItself)
+        QueueTaskExecutor(concurrent: queue, runsJobItself: runsJobItself)
     }
 }
 

@@ -28,10 +28,12 @@ import ExecDispatch
 /// Queues are recorded by their `dispatch_queue_t`, not by the Swift wrapper: on Linux two wrappers can stand for one
 /// queue (every `DispatchQueue.main` is a new one), and a record of one must be found through the other.
 ///
-/// It is kept on the serial-queue paths only (never on `.direct`, nor on `.main.invoke` from the main queue, which runs
-/// inline; from elsewhere the block it queues is recorded as inside the main queue): each entry lives in the frame
-/// of the call that entered the queue, linked through one C thread-local pointer (`EnteredQueueRecord.h`), so
-/// entering costs a thread-local load and two stores (a few instructions each on Linux) and no allocation per call.
+/// Queues are entered through their ``SerialQueueEntry`` only, and the contexts ExecKit serializes through their
+/// ``ExclusiveEntry``: nothing else writes the record. It is kept on the serial paths only (never on `.direct`, nor on
+/// `.main.invoke` from the main queue, which runs inline; from elsewhere the block it queues is recorded as inside the
+/// main queue): each entry lives in the frame of the call that entered the queue, linked through one C thread-local
+/// pointer (`EnteredQueueRecord.h`), so entering costs a thread-local load and two stores (a few instructions each on
+/// Linux) and no allocation per call.
 enum EnteredContexts {
     /// What the record holds for a queue: the address of its `dispatch_queue_t` (of the Swift wrapper where
     /// ``RawQueueIdentity`` cannot find that).
@@ -120,11 +122,6 @@ enum EnteredContexts {
             next = entry.outer
         }
         return false
-    }
-
-    /// Runs `body` with `queue` recorded as entered by this thread.
-    static func entering<Return>(_ queue: DispatchQueue, _ body: () throws -> Return) rethrows -> Return {
-        try entering(Key(queue), body)
     }
 
     /// Runs `body` with the queue whose key is `key` recorded as entered by this thread.

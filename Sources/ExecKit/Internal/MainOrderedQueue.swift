@@ -24,10 +24,10 @@ enum MainOrderedQueue {
 
     static func enqueue(_ execute: @escaping @Sendable () -> Void) {
         pending.wrappingAdd(1, ordering: .releasing)
-        GlobalQueues.main.async {
+        SerialQueueEntry.main.async {
             // Decrement first, so a block this one invokes runs inline when nothing else is waiting.
             pending.wrappingSubtract(1, ordering: .releasing)
-            EnteredContexts.entering(EnteredContexts.mainQueueKey, execute)
+            execute()
         }
     }
 }

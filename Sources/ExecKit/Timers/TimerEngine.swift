@@ -27,15 +27,15 @@ import ExecDispatch
 ///
 /// - Thread-safety: every method may be called from any thread; all state is guarded by `lock`. User code (handlers,
 ///   and whatever releasing a handler runs) never runs with the lock held.
-final class TimerEngine: @unchecked Sendable {
+final class TimerEngine: QueuedWork, @unchecked Sendable {
     // Unchecked: `state` and `source` are read and written only with `lock` held. The same lock makes the runtime's
     // exclusivity checks redundant, so they are turned off (`@exclusivity(unchecked)`): they cost about 60
     // instructions a call.
 
     /// How the engine runs due handlers.
     enum Firing {
-        /// One at a time on the source's (serial) queue, in deadline order, each inside
-        /// `EnteredContexts.entering(queue)`: a handler is known to be inside its queue (an `invokeSync` on that queue
+        /// One at a time on the source's (serial) queue, in deadline order, each recorded as inside the queue (through
+        /// its ``SerialQueueEntry``): a handler is known to be inside its queue (an `invokeSync` on that queue
         /// from the handler is then caught as re-entry, not a deadlock).
         case serial
         /// The source's queue is concurrent: several due handlers run in parallel.
@@ -65,6 +65,7 @@ final class TimerEngine: @unchecked Sendable {
         self.sharedQueue = sharedQueue
         self.firing = firing
         self.state = TimerSchedule(releasesSourceWhenIdle: sharedQueue == nil)
+        super.init(entering: nil)
     }
 
     /// Schedules `handler` on the engine's queue after `interval`, then every `period` nanoseconds if `period` is not
@@ -171,7 +172,7 @@ final class TimerEngine: @unchecked Sendable {
     /// The source's event handler, on the engine's queue.
     private func sourceFired(queue: DispatchQueue) {
         switch firing {
-        case .serial: EnteredContexts.entering(queue) { fireSerially(queue: queue) }
+        case .serial: SerialQueueEntry(queue).run { fireSerially(queue: queue) }
         case .concurrent: fireConcurrently(queue: queue)
         }
     }
@@ -198,8 +199,7 @@ final class TimerEngine: @unchecked Sendable {
     /// every later firing of the engine until it returned, and handlers run in parallel. A timer cancelled while it
     /// waits in the list is not run: `cancel()` empties its entry.
     ///
-    /// - Cost: no allocation per timer. Each job is a function-and-context submission (`dispatch_async_f`) whose
-    ///   context is this engine (a retain); the due timers wait in the ready list, which the engine keeps between
+    /// - Cost: no allocation per timer. Each job is this engine, submitted as a ``QueuedWork`` (a retain); the due timers wait in the ready list, which the engine keeps between
     ///   firings. (A closure handed to `queue.async` per timer cost a closure context and a block.)
     private func fireConcurrently(queue: DispatchQueue) {
         lock.unbalancedLock()
@@ -212,10 +212,11 @@ final class TimerEngine: @unchecked Sendable {
             for _ in 0..<count { queue.async { self.runOneReady() } }
             return
         }
-        for _ in 0..<count {
-            execkit_dispatch_async_f(rawQueue, Unmanaged.passRetained(self).toOpaque(), runReadyTimer)
-        }
+        for _ in 0..<count { submit(to: rawQueue) }
     }
+
+    /// One job of ``fireConcurrently(queue:)``: runs one ready timer.
+    override func run() { runOneReady() }
 
     /// Takes one timer from the ready list and runs it, unless it was cancelled while it waited there; then puts it
     /// back if it is periodic. One call per timer that ``fireConcurrently(queue:)`` listed.
@@ -256,11 +257,4 @@ final class TimerEngine: @unchecked Sendable {
     static func nanoseconds(_ duration: Duration) -> Int64 {
         Int64(clamping: duration.saturatingNanoseconds)
     }
-}
-
-/// The C function libdispatch calls for each job of a concurrent engine's firing: runs one ready timer, then releases
-/// the engine that the submission retained.
-private func runReadyTimer(_ context: UnsafeMutableRawPointer?) {
-    guard let context else { return }
-    Unmanaged<TimerEngine>.fromOpaque(context).takeRetainedValue().runOneReady()
 }
