@@ -129,7 +129,8 @@ extension Exec {
         }
     }
 
-    /// The raw libdispatch queue behind the main-queue and global-queue cases, for ``submit(_:to:)``.
+    /// The raw libdispatch queue behind the main-queue and global-queue cases (``submit(_:to:)`` takes the global
+    /// ones).
     var rawQueue: UnsafeRawPointer {
         switch self {
         case .main, .mainAsync, .mainOrdered: return RawQueues.main

@@ -146,7 +146,7 @@ extension Exec {
         // Firings are recorded as inside the queue, like every other way in, so re-entry is caught with a message.
         let entry = SerialQueueEntry(queue)
         return dispatchTimer(interval: interval, leeway: leeway, repeats: repeats, queue: queue) {
-            entry.run(handler)
+            withExtendedLifetime(queue) { entry.run(handler) }  // see SerialQueueEntry's Lifetime
         }
     }
 

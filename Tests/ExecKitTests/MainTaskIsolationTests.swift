@@ -10,7 +10,8 @@ import Testing
 /// such a task goes round the main queue.
 @Suite struct MainTaskIsolationTests {
     enum MainContext: String, CaseIterable, Sendable {
-        case main, mainAsync, mainOrdered, mainQueueSerialAsync, mainQueueConditionallyAsync
+        case main, mainAsync, mainOrdered, mainQueueSerialAsync, mainQueueConditionallyAsync, mainQueueConcurrentAsync
+        case mainQueueImmediate
 
         var exec: Exec {
             switch self {
@@ -19,6 +20,8 @@ import Testing
             case .mainOrdered: return .mainOrdered
             case .mainQueueSerialAsync: return .queue(.main, .serialAsync)
             case .mainQueueConditionallyAsync: return .queue(.main, .conditionallyAsync(true))
+            case .mainQueueConcurrentAsync: return .queue(.main, .concurrentAsync)
+            case .mainQueueImmediate: return .queue(.main, .immediate)
             }
         }
     }

@@ -16,7 +16,7 @@ extension Exec {
     ///   uses it, so `Exec.asyncQueue().task { … }` is safe with no other reference to the context. A ``custom(_:)``
     ///   context answers for itself. <!-- G-task-executor-shared G-task-executor-keeps-queue -->
     /// - Cost per job: on the main and global cases, no allocation (`dispatch_async_f` carries the job itself); on the
-    ///   `.queue` cases, one (a two-word box handed to `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, two
+    ///   `.queue` cases, one (a small box handed to `dispatch_async_f`); on ``mainOrdered`` and ``custom(_:)``, two
     ///   (the job on its way, which still runs if the context drops it, and its closure) plus the context's
     ///   `invokeAsync`. <!-- G-task-job-allocations -->
     /// - Priority: a job's own priority is not passed on; it runs at the QoS libdispatch gives the submission (the

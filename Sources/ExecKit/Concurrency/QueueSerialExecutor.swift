@@ -8,7 +8,8 @@ import ExecDispatch
 /// is judged right inside the job), and answers isolation checks with the queue's `isCurrent`.
 ///
 /// - Cost: one allocation per job, a small box (a ``QueuedWork``) that carries the job (and its task's preference)
-///   through `dispatch_async_f`, where a closure handed to `queue.async` would be a closure context and a block. Measured in `Benchmarks/README.md` (actor calls).
+///   through `dispatch_async_f`, where a closure handed to `queue.async` would be a closure context and a block.
+///   Measured in `Benchmarks/README.md` (actor calls).
 /// - Priority: a job's own priority is not passed on (`dispatch_async_f` takes none, and a block carrying one would
 ///   cost an allocation per job): it runs at the QoS libdispatch gives the submission, the queue's own, or where the
 ///   queue has none, on Apple platforms, the submitting thread's.
@@ -17,8 +18,9 @@ import ExecDispatch
 ///   may use it, as `Exec.unownedSerialExecutor` documents; a job can only be submitted through a live executor, and
 ///   so to a live queue. libdispatch keeps the `dispatch_queue_t` alive until the job has run, but not the Swift
 ///   `DispatchQueue` wrapper on Linux: a job may outlive it (an isolated `deinit` that drops the last reference), so
-///   ``run(_:)`` touches only the queue's key, and jobs go to the `dispatch_queue_t` (which libdispatch keeps alive
-///   while a job is queued); `queue` is read only in the fallback. The reference is `unowned`, not
+///   a job reads only the queue's key (its box enters the queue), and jobs go to the `dispatch_queue_t` (which
+///   libdispatch keeps alive while a job is queued); the wrapper is read only in ``SerialQueueEntry``'s fallback,
+///   while the job is submitted, and that block keeps it. The executor's own reference is `unowned`, not
 ///   `unowned(unsafe)`: on Linux that keeps the wrapper's memory from being reused while this executor lives; on Apple
 ///   platforms, where the `DispatchQueue` is the `dispatch_queue_t` itself, an Objective-C object, an unowned reference
 ///   traps if read after the queue is gone instead of reading freed memory.

@@ -42,22 +42,27 @@ final class QueueTaskExecutor: TaskExecutor {
     init(serial queue: DispatchQueue, runsJobItself: execkit_dispatch_function_t? = nil) {
         self.queue = queue
         rawQueue = RawQueueIdentity.queuePointer(of: queue)
-        let entry = SerialQueueEntry(queue)
-        self.entry = entry
-        isolation = entry.key == EnteredContexts.mainQueueKey ? MainActor.sharedUnownedExecutor : nil
+        entry = SerialQueueEntry(queue)
+        isolation = Self.isolation(of: queue)
         self.runsJobItself = runsJobItself
     }
 
-    /// The executor of `queue`, a concurrent queue (a global queue, a private concurrent queue): its jobs do not count
-    /// as inside it, as its blocks do not (`isCurrent` of a global queue given as `.queue` answers `false` there too).
+    /// The executor of `queue` used as a concurrent queue (a global queue, a private concurrent queue, or the main
+    /// queue given a concurrent type): its jobs do not count as inside it, as its blocks do not (`isCurrent` of a
+    /// global queue given as `.queue` answers `false` there too).
     ///
     /// - Parameter runsJobItself: As for ``init(serial:runsJobItself:)``.
     init(concurrent queue: DispatchQueue, runsJobItself: execkit_dispatch_function_t? = nil) {
         self.queue = queue
         rawQueue = RawQueueIdentity.queuePointer(of: queue)
         entry = nil
-        isolation = nil
+        isolation = Self.isolation(of: queue)
         self.runsJobItself = runsJobItself
+    }
+
+    /// The main actor's executor for the main queue, whatever type it was given; `nil` for every other queue.
+    private static func isolation(of queue: DispatchQueue) -> UnownedSerialExecutor? {
+        EnteredContexts.Key(queue) == EnteredContexts.mainQueueKey ? MainActor.sharedUnownedExecutor : nil
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -6,8 +6,8 @@ import ExecDispatch
 
 // Submitting to the shared queues through `dispatch_async_f`. `DispatchQueue.async(execute:)` takes a block; given a
 // closure *value* (not a literal), Swift builds a block whose invoke function is a reabstraction thunk, and the block
-// copy retains the closure's context, which the dispose helper releases later. Here the closure goes into a one-field
-// box (one allocation, as the block copy was, a ``QueuedBlock``) whose pointer libdispatch hands back to a C function.
+// copy retains the closure's context, which the dispose helper releases later. Here the closure goes into a box (one
+// allocation, as the block copy was: a ``QueuedBlock``) whose pointer libdispatch hands back to a C function.
 
 /// The raw libdispatch queues behind ExecKit's shared contexts: the main queue and the global queues by QoS.
 ///

@@ -12,8 +12,8 @@ import CExecDispatchShims
 /// - Cost: one allocation per box where a closure handed to `queue.async` costs a closure context and a block; a
 ///   box that lives on (a timer engine) is retained per submission instead. Running it is one indirect call.
 class QueuedWork: @unchecked Sendable {
-    // Unchecked: a box is immutable once made, and libdispatch hands it to one thread at a time; a subclass keeps
-    // whatever else it holds thread-safe (a timer engine guards its state with its lock).
+    // Unchecked: a box is immutable once made, and a one-off box runs on one thread; a box submitted many times at
+    // once (a timer engine) guards its own state (the engine, with its lock).
 
     /// The serial queue this work runs inside, or `nil` for work on a concurrent queue.
     let entered: EnteredContexts.Key?

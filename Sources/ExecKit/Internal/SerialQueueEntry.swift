@@ -4,8 +4,9 @@ import CExecDispatchShims
 import Dispatch
 import ExecDispatch
 
-/// The one way ExecKit runs work on a serial Dispatch queue (the main queue, a private serial queue): the queue
-/// resolved once, its `dispatch_queue_t` and its key in ``EnteredContexts``. Every block, executor job and timer firing
+/// The one way ExecKit runs work on a serial Dispatch queue (the main queue, a private serial queue) and waits on any
+/// queue it may be inside (`invokeSync` of the `.immediate` type): the queue resolved once, its `dispatch_queue_t` and
+/// its key in ``EnteredContexts``. Every block, executor job and timer firing
 /// that ExecKit puts on a serial queue goes through ``async(_:)-(QueuedWork)``, ``async(_:)-(()->Void)``,
 /// ``asyncAfter(_:_:)``, ``sync(waitingWith:_:)`` or, for code the queue already runs, ``run(_:)``, and so runs
 /// recorded as inside the queue: a block that entered a queue and then waits on another queue's `sync` still counts
@@ -16,7 +17,9 @@ import ExecDispatch
 ///
 /// - Lifetime: the entry does not keep its queue. Whoever holds it keeps the queue alive while submitting (the caller's
 ///   `Exec`, a task executor's own reference, the context an actor keeps); once submitted, libdispatch keeps the
-///   `dispatch_queue_t` alive until the work has run, and the work reads only the key.
+///   `dispatch_queue_t` alive until the work has run, and the work reads only the key. Where ``RawQueueIdentity``
+///   cannot find the `dispatch_queue_t`, the key is the Swift wrapper's address, which a freed wrapper would leave
+///   to the next one: the blocks submitted then keep the wrapper until they have run.
 package struct SerialQueueEntry: @unchecked Sendable {
     // Unchecked: immutable; `raw` names a thread-safe libdispatch object, and `queue` is read only while its owner
     // keeps it alive (see Lifetime).
@@ -64,14 +67,17 @@ package struct SerialQueueEntry: @unchecked Sendable {
     /// Queues `work`, made for this queue (`QueuedWork(entering: thisEntry)`), to run recorded as inside it.
     func async(_ work: QueuedWork) {
         assert(work.entered == key, "ExecKit: work made for another queue was submitted to \(queue.label)")
-        guard let raw else { return queue.async { work.runRecorded() } }
+        guard let raw else {
+            let queue = queue  // kept by the block: its address is the key (see Lifetime)
+            return queue.async { withExtendedLifetime(queue) { work.runRecorded() } }
+        }
         work.submit(to: raw)
     }
 
     /// Runs `body` on the queue recorded as inside it, once `deadline` has passed, like `DispatchQueue.asyncAfter`.
     func asyncAfter(_ deadline: DispatchTime, _ body: @escaping @Sendable () -> Void) {
-        let key = key
-        queue.asyncAfter(deadline: deadline) { EnteredContexts.entering(key, body) }
+        let (key, queue) = (key, queue)  // the queue kept by the block, for a key that is its address (see Lifetime)
+        queue.asyncAfter(deadline: deadline) { withExtendedLifetime(queue) { EnteredContexts.entering(key, body) } }
     }
 
     /// ``sync(waitingWith:_:)`` with the wait the queue accepts (``QueueWait/accepted(by:)``).

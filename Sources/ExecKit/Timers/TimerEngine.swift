@@ -199,8 +199,8 @@ final class TimerEngine: QueuedWork, @unchecked Sendable {
     /// every later firing of the engine until it returned, and handlers run in parallel. A timer cancelled while it
     /// waits in the list is not run: `cancel()` empties its entry.
     ///
-    /// - Cost: no allocation per timer. Each job is this engine, submitted as a ``QueuedWork`` (a retain); the due timers wait in the ready list, which the engine keeps between
-    ///   firings. (A closure handed to `queue.async` per timer cost a closure context and a block.)
+    /// - Cost: no allocation per timer. Each job is this engine, submitted as a ``QueuedWork`` (a retain); the due
+    ///   timers wait in the ready list, which the engine keeps between firings. (A closure handed to `queue.async` per timer cost a closure context and a block.)
     private func fireConcurrently(queue: DispatchQueue) {
         lock.unbalancedLock()
         state.sourceFired()
