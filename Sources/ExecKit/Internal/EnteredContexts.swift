@@ -34,11 +34,11 @@ import ExecDispatch
 /// main queue): each entry lives in the frame of the call that entered the queue, linked through one C thread-local
 /// pointer (`EnteredQueueRecord.h`), so entering costs a thread-local load and two stores (a few instructions each on
 /// Linux) and no allocation per call.
-enum EnteredContexts {
+package enum EnteredContexts {
     /// What the record holds for a queue: the address of its `dispatch_queue_t` (of the Swift wrapper where
     /// ``RawQueueIdentity`` cannot find that).
-    struct Key: Equatable, Sendable {
-        let address: UInt
+    package struct Key: Hashable, Sendable {
+        package let address: UInt
 
         /// The key of `queue`. The caller keeps `queue` alive while the key is recorded: a record of a freed queue
         /// could match a new one allocated at the same address.
@@ -56,7 +56,23 @@ enum EnteredContexts {
         init(raw: UnsafeRawPointer) { address = UInt(bitPattern: raw) }
 
         /// The key of a context that ExecKit serializes itself. The caller keeps it alive while the key is recorded.
-        init(context: AnyObject) { address = UInt(bitPattern: Unmanaged.passUnretained(context).toOpaque()) }
+        package init(context: AnyObject) { address = UInt(bitPattern: Unmanaged.passUnretained(context).toOpaque()) }
+
+        /// The key of a simulated context (a `TestCoordinator`'s queue), `object`, marked in the address's lowest bit,
+        /// which an object's address never has. The caller keeps `object` alive while the key is recorded.
+        package init(simulated object: AnyObject) {
+            address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) | 1
+        }
+
+        /// Whether this is the key of a simulated context.
+        package var isSimulated: Bool { address & 1 != 0 }
+
+        /// The simulated context this key was made from. Only for a key found in this thread's record, whose entry
+        /// keeps the object alive.
+        package func simulatedObject<Object: AnyObject>(as type: Object.Type) -> Object? {
+            guard isSimulated, let pointer = UnsafeRawPointer(bitPattern: address & ~1) else { return nil }
+            return Unmanaged<Object>.fromOpaque(pointer).takeUnretainedValue()
+        }
     }
 
     /// The main queue's key.
@@ -113,7 +129,7 @@ enum EnteredContexts {
     }
 
     /// Whether this thread is inside the queue whose key is `key`.
-    static func contains(_ key: Key) -> Bool {
+    package static func contains(_ key: Key) -> Bool {
         var next = execkit_entered_queue_record_head()
         if next == nil { return false }
         while let pointer = next {
@@ -127,8 +143,42 @@ enum EnteredContexts {
     /// Runs `body` with the queue whose key is `key` recorded as entered by this thread.
     ///
     /// The caller must keep the queue alive until this returns (see ``Key``).
-    static func entering<Return>(_ key: Key, _ body: () throws -> Return) rethrows -> Return {
+    package static func entering<Return>(_ key: Key, _ body: () throws -> Return) rethrows -> Return {
         try entering(key, after: currentRecord, body)
+    }
+
+    /// The keys of every context this thread is inside, innermost first.
+    ///
+    /// - Complexity: O(number of contexts this thread is inside); allocates the array.
+    package static var enteredKeys: [Key] {
+        var keys: [Key] = []
+        var next = execkit_entered_queue_record_head()
+        while let pointer = next {
+            let entry = pointer.assumingMemoryBound(to: Entry.self).pointee
+            keys.append(entry.key)
+            next = entry.outer
+        }
+        return keys
+    }
+
+    /// Runs `body` with `key` recorded as entered, innermost, over this thread's record less the entries `hidden`
+    /// picks out; restores the record afterwards. For a simulation that runs on this thread work that would run on a
+    /// thread of its own: the simulated contexts the caller is in are hidden, and the real ones, which this thread
+    /// does hold, stay.
+    package static func entering<Return>(
+        _ key: Key, hiding hidden: (Key) -> Bool, _ body: () throws -> Return
+    ) rethrows -> Return {
+        let kept = enteredKeys.filter { !hidden($0) }
+        return try withUnsafeTemporaryAllocation(of: Entry.self, capacity: kept.count) { entries in
+            // Linked outermost last: entry i's outer entry is entry i + 1.
+            for index in kept.indices.reversed() {
+                let outer = index + 1 < kept.count ? UnsafeMutableRawPointer(entries.baseAddress! + index + 1) : nil
+                (entries.baseAddress! + index).initialize(to: Entry(key: kept[index], outer: outer))
+            }
+            defer { _ = entries.deinitialize() }
+            let outer = kept.isEmpty ? nil : UnsafeMutableRawPointer(entries.baseAddress!)
+            return try entering(key, after: outer, body)
+        }
     }
 
     /// A thread's record: the innermost entry, linked to the outer ones (`nil` when empty). Its entries live in the

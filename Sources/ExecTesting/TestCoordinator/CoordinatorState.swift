@@ -1,7 +1,9 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-/// Everything a ``TestCoordinator`` knows, as a plain value: virtual time, the pending work in time order, and which
-/// simulated queues the running thread is inside.
+/// Everything a ``TestCoordinator`` knows, as a plain value: virtual time, the pending work in time order, which thread
+/// runs its work, and which simulated queues callers waiting in an inline `invokeSync` hold. Which queues a thread is
+/// inside is not here: ExecKit's one record of entered contexts (`EnteredContexts`) says, for simulated queues as for
+/// real ones.
 ///
 /// It performs nothing. Each event returns what to do (the work to run, the work to release, a misuse to report),
 /// and ``CoordinatorStorage`` does it after unlocking, so that running or releasing a closure never happens under
@@ -27,10 +29,6 @@ struct CoordinatorState: Sendable {
 
     /// The thread running coordinator work (in `CoordinatorStorage.run(until:)` or an inline `invokeSync`), or zero.
     private(set) var runner: UInt = 0
-    /// The queue of the work ``nextDue(until:)`` handed out last, while it runs.
-    private var running: SimulatedQueue?
-    /// The queues entered since by inline `invokeSync` calls, innermost last.
-    private var entered: [SimulatedQueue] = []
     /// Set by `stop()` from inside running work: the run in progress hands out no more work.
     private var stopRequested = false
     /// Set once the coordinator is gone: nothing will run work again, so ``schedule(_:at:)`` refuses it.
@@ -140,13 +138,12 @@ struct CoordinatorState: Sendable {
         return nil
     }
 
-    /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline and
-    /// entering its queue; `nil` when nothing more is due by then. A periodic timer stays, due at its next firing
+    /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline (the
+    /// caller runs it inside its queue); `nil` when nothing more is due by then. A periodic timer stays, due at its next firing
     /// (with a sequence number taken now, before anything its handler schedules).
     ///
     /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
     mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
-        running = nil
         if stopRequested { return nil }
         while let key = heap.first {
             guard slots[key.slot].sequence == key.sequence else {
@@ -156,9 +153,7 @@ struct CoordinatorState: Sendable {
             guard key.deadline <= limit else { return nil }
             heap.removeFirst()
             now = max(now, key.deadline)
-            let work = handOut(key)
-            running = work?.queue
-            return work
+            return handOut(key)
         }
         return nil
     }
@@ -213,75 +208,47 @@ struct CoordinatorState: Sendable {
         if !stopRequested { now = max(now, limit) }
         stopRequested = false
         runner = 0
-        running = nil
     }
 
-    /// Enters `queue` on `thread` for an inline `invokeSync`.
-    mutating func enter(_ queue: SimulatedQueue, on thread: UInt) -> EntryAction {
+    /// Lets `thread` enter `queue` for an inline `invokeSync`, or says why it cannot; `isInside` is whether the
+    /// thread's record says it is inside `queue` already.
+    mutating func enter(_ queue: SimulatedQueue, on thread: UInt, isInside: Bool) -> EntryAction {
         if runner == 0 {
             runner = thread
-            entered.append(queue)
             return .proceedAsRunner
         }
         if runner != thread { return .failBusyElsewhere }
-        if queue.isMutex && contains(queue) { return .failReentrantMutex(queue) }
-        if !contains(queue) && held.contains(where: { $0 === queue }) { return .failHeldByWaitingCaller(queue) }
-        entered.append(queue)
+        if queue.isMutex && isInside { return .failReentrantMutex(queue) }
+        if !isInside && held.contains(where: { $0 === queue }) { return .failHeldByWaitingCaller(queue) }
         return .proceed
     }
 
-    /// Leaves the queue that the matching ``enter(_:on:)`` entered.
+    /// Ends what the matching ``enter(_:on:isInside:)`` allowed.
     mutating func leave(asRunner: Bool) {
-        entered.removeLast()
         if asRunner {
             runner = 0
             stopRequested = false  // a stop() inside an inline run from the test's own code ends with it
         }
     }
 
-    /// The queues a thread stands in, saved by ``isolate(in:)``.
-    struct Standing: Sendable {
-        fileprivate let entered: [SimulatedQueue]
-        fileprivate let running: SimulatedQueue?
-        fileprivate let heldCount: Int
-    }
-
-    /// Makes the runner stand in `queue` alone, for work queued there that an inline `invokeSync` runs first: that
-    /// work would run on the queue's own thread, outside whatever queues the waiting caller is in.
     /// The queues held by callers that wait, in an inline `invokeSync`, for work that runs isolated: entering one of
     /// them from that work would deadlock for real.
     private var held: [SimulatedQueue] = []
 
-    mutating func isolate(in queue: SimulatedQueue) -> Standing {
+    /// Records that the serial queues among `standing` (the simulated queues a caller stands in) stay held while
+    /// work runs isolated in `queue`, as it would on the queue's own thread. Returns what ``restore(heldCount:)``
+    /// needs.
+    mutating func isolate(in queue: SimulatedQueue, leaving standing: [SimulatedQueue]) -> Int {
         defer {
             // Only serial queues: a concurrent one lets the isolated work in beside the waiting caller.
-            held.append(contentsOf: entered.filter { $0 !== queue && !$0.isConcurrent })
-            if let running, running !== queue, !running.isConcurrent { held.append(running) }
-            entered = [queue]
-            running = nil
+            held.append(contentsOf: standing.filter { $0 !== queue && !$0.isConcurrent })
         }
-        return Standing(entered: entered, running: running, heldCount: held.count)
+        return held.count
     }
 
-    /// Puts back what ``isolate(in:)`` saved.
-    mutating func restore(_ standing: Standing) {
-        entered = standing.entered
-        running = standing.running
-        held.removeLast(held.count - standing.heldCount)
-    }
-
-    /// Whether `thread` is running inside `queue` now.
-    func isInside(_ queue: SimulatedQueue, on thread: UInt) -> Bool {
-        runner == thread && contains(queue)
-    }
-
-    /// The innermost simulated queue `thread` runs in, if it is the runner.
-    func innermostQueue(on thread: UInt) -> SimulatedQueue? {
-        runner == thread ? entered.last ?? running : nil
-    }
-
-    private func contains(_ queue: SimulatedQueue) -> Bool {
-        running === queue || entered.contains { $0 === queue }
+    /// Puts back what ``isolate(in:leaving:)`` changed.
+    mutating func restore(heldCount: Int) {
+        held.removeLast(held.count - heldCount)
     }
 
     // MARK: Inspection

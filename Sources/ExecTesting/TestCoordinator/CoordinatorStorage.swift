@@ -190,7 +190,11 @@ final class CoordinatorStorage: Sendable {
         // A limit in the past still runs what is due now; only this thread moves time while it is the runner.
         let limit = max(limit, state.withLock { $0.now })
         while let work = state.withLock({ $0.nextDue(until: limit) }) {
-            work.body()
+            guard let queue = work.queue else {
+                work.body()
+                continue
+            }
+            EnteredContexts.entering(queue.key, work.body)
         }
         return state.withLock { state in
             defer { state.finishRun(at: movesToLimit ? limit : state.now) }
@@ -212,7 +216,7 @@ final class CoordinatorStorage: Sendable {
                 isolated(in: queue) { work.body() }
             }
         }
-        return try body()
+        return try EnteredContexts.entering(queue.key, body)
     }
 
     /// Runs `body` inside `queue` alone, as the queue's own thread would: outside the queues the caller is in, which
@@ -223,15 +227,19 @@ final class CoordinatorStorage: Sendable {
         isolated(in: queue, body)
     }
 
+    /// Runs `body` inside `queue` and no other simulated queue (the real contexts this thread holds stay entered: it
+    /// does hold them), with the serial queues the caller stands in held meanwhile.
     private func isolated(in queue: SimulatedQueue, _ body: () -> Void) {
-        let standing = state.withLock { $0.isolate(in: queue) }
-        defer { state.withLock { $0.restore(standing) } }
-        body()
+        let standing = EnteredContexts.enteredKeys.compactMap { $0.simulatedObject(as: SimulatedQueue.self) }
+        let heldCount = state.withLock { $0.isolate(in: queue, leaving: standing) }
+        defer { state.withLock { $0.restore(heldCount: heldCount) } }
+        EnteredContexts.entering(queue.key, hiding: \.isSimulated, body)
     }
 
     /// Enters `queue` on the calling thread, or stops the program with a message saying why it cannot.
     private func enter(_ queue: SimulatedQueue) -> CoordinatorState.EntryAction {
-        let entry = state.withLock { $0.enter(queue, on: ThreadIdentity.current) }
+        let isInside = EnteredContexts.contains(queue.key)
+        let entry = state.withLock { $0.enter(queue, on: ThreadIdentity.current, isInside: isInside) }
         switch entry {
         case .proceed, .proceedAsRunner:
             break
@@ -254,16 +262,19 @@ final class CoordinatorStorage: Sendable {
         return entry
     }
 
-    /// Whether the calling thread is running inside `queue`.
+    /// Whether the calling thread is running inside `queue`: it runs the queue's work, possibly through calls into
+    /// other contexts since, or runs for a caller parked in an ExecKit `sync` that does (the rule every ExecKit
+    /// context follows). No lock: the thread's record of entered contexts says.
     func isInside(_ queue: SimulatedQueue) -> Bool {
-        let thread = ThreadIdentity.current
-        return state.withLock { $0.isInside(queue, on: thread) }
+        EnteredContexts.contains(queue.key)
     }
 
     /// The innermost simulated queue the calling thread runs in, if it is running the coordinator's work.
     var currentQueueName: String? {
-        let thread = ThreadIdentity.current
-        return state.withLock { $0.innermostQueue(on: thread)?.name }
+        let owner = ObjectIdentifier(self)
+        return EnteredContexts.enteredKeys.lazy
+            .compactMap { $0.simulatedObject(as: SimulatedQueue.self) }
+            .first { $0.owner == owner }?.name
     }
 
     /// Every pending piece of work, in run order; each call site is resolved when first read, outside the lock.

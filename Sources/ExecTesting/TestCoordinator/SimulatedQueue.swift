@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecKit
+
 /// The identity of one simulated queue of a ``TestCoordinator``: main, global, or a serial queue of a test's making.
 ///
 /// Compared by identity: two serial queues with the same name are still two queues.
@@ -11,10 +13,17 @@ final class SimulatedQueue: Sendable {
     /// Whether several threads may run in it at once for real (the global queue), so that waiting for it never
     /// deadlocks.
     let isConcurrent: Bool
+    /// The coordinator whose queue this is (its storage's identity).
+    let owner: ObjectIdentifier
 
-    init(name: String, isMutex: Bool = false, isConcurrent: Bool = false) {
+    init(name: String, owner: CoordinatorStorage, isMutex: Bool = false, isConcurrent: Bool = false) {
         self.name = name
+        self.owner = ObjectIdentifier(owner)
         self.isMutex = isMutex
         self.isConcurrent = isConcurrent
     }
+
+    /// The queue's key in ExecKit's record of entered contexts, which says which queues a thread is inside, simulated
+    /// ones included.
+    var key: EnteredContexts.Key { EnteredContexts.Key(simulated: self) }
 }

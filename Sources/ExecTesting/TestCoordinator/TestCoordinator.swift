@@ -34,8 +34,8 @@ public import ExecKit
 ///   <!-- G-virtual-cost-log-n -->
 public final class TestCoordinator: TaskLauncher {
     let storage: CoordinatorStorage
-    private let mainQueue = SimulatedQueue(name: "main")
-    private let globalQueue = SimulatedQueue(name: "global", isConcurrent: true)
+    private let mainQueue: SimulatedQueue
+    private let globalQueue: SimulatedQueue
     let globalExecutor: SimulatedTaskExecutor
 
     /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is
@@ -81,6 +81,8 @@ public final class TestCoordinator: TaskLauncher {
     ///     <!-- G-virtual-hop-latency -->
     public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero) {
         storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency)
+        mainQueue = SimulatedQueue(name: "main", owner: storage)
+        globalQueue = SimulatedQueue(name: "global", owner: storage, isConcurrent: true)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
         let mainExecutor = SimulatedTaskExecutor(storage: storage, queue: mainQueue)
         let mainSerialExecutor = SimulatedContext.serialExecutor(for: mainQueue, storage: storage)
@@ -125,7 +127,7 @@ public final class TestCoordinator: TaskLauncher {
                 "ExecTesting: serialQueue(named: \"\(name)\", type: \(type)) needs a serial type (.serialAsync, .mutex "
                     + "or .conditionallyAsync); use coordinator.global for a concurrent queue.")
         }
-        let queue = SimulatedQueue(name: name, isMutex: type == .mutex)
+        let queue = SimulatedQueue(name: name, owner: storage, isMutex: type == .mutex)
         let executor = SimulatedTaskExecutor(storage: storage, queue: queue)
         return .custom(
             SimulatedContext(
@@ -267,7 +269,7 @@ public final class TestCoordinator: TaskLauncher {
     /// the caller is not running coordinator work (the test's own code, another thread, a sleep's wake-up, ``direct``
     /// work called from the test).
     ///
-    /// Inside an inline `invokeSync` it names the queue entered last. Takes the coordinator's lock.
+    /// Inside an inline `invokeSync` it names the queue entered last. Reads the thread's record of entered contexts.
     /// <!-- G-virtual-current-queue-name -->
     public var currentQueueName: String? { storage.currentQueueName }
 }
