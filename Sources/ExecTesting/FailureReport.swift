@@ -2,6 +2,8 @@
 
 // Weakly linked: ExecTesting also runs in processes without the Testing library (a benchmark, an XCTest bundle on an
 // Apple platform), where its symbols are absent and failures stop the program instead.
+import ExecMutex
+
 #if canImport(Testing)
 @_weakLinked import Testing
 #endif
@@ -27,5 +29,61 @@ enum FailureReport {
         }
         #endif
         return false
+    }
+}
+
+/// How a run of an exploration's body failed, whichever way it said so.
+///
+/// In a Swift Testing test, the run goes inside `withKnownIssue`, so that `#expect` and `#require` failures inside it
+/// are caught (and shown as known issues) rather than failing the test once per run; the exploration then reports the
+/// failure it found once, as a real issue. Elsewhere only a thrown error tells.
+enum RunFailure {
+    /// Runs `body`; returns what failed in it (the issues it recorded, or the error it threw), or `nil`.
+    static func capture(_ body: () throws -> Void) -> String? {
+        let failures = LockedBox<[String]>([])
+        #if canImport(Testing)
+        if #_hasSymbol(Test.self), Test.current != nil {
+            withKnownIssue(isIntermittent: true) {
+                do { try body() } catch let error { record(error, in: failures) }
+            } matching: { issue in
+                failures.withLock { $0.append(String(describing: issue)) }
+                return true
+            }
+            return summary(failures)
+        }
+        #endif
+        do { try body() } catch { record(error, in: failures) }
+        return summary(failures)
+    }
+
+    /// ``capture(_:)`` for a body that awaits.
+    static func capture(_ body: () async throws -> Void) async -> String? {
+        let failures = LockedBox<[String]>([])
+        #if canImport(Testing)
+        if #_hasSymbol(Test.self), Test.current != nil {
+            await withKnownIssue(isIntermittent: true) {
+                do { try await body() } catch let error { record(error, in: failures) }
+            } matching: { issue in
+                failures.withLock { $0.append(String(describing: issue)) }
+                return true
+            }
+            return summary(failures)
+        }
+        #endif
+        do { try await body() } catch { record(error, in: failures) }
+        return summary(failures)
+    }
+
+    /// Adds `error`'s text, unless it is the error `#require` throws, whose issue (already recorded) says it better.
+    private static func record(_ error: any Error, in failures: LockedBox<[String]>) {
+        #if canImport(Testing)
+        if #_hasSymbol(ExpectationFailedError.self), error is ExpectationFailedError { return }
+        #endif
+        failures.withLock { $0.append(String(describing: error)) }
+    }
+
+    private static func summary(_ failures: LockedBox<[String]>) -> String? {
+        let all = failures.withLock { $0 }
+        return all.isEmpty ? nil : all.joined(separator: "; ")
     }
 }

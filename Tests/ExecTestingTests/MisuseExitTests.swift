@@ -153,5 +153,24 @@ import Testing
             result.standardErrorText.contains("1 piece(s) of work still pending at ExecTestingTests/MisuseExitTests"))
         #expect(result.standardErrorText.contains("periodic timer (every 0.1 seconds) on \"main\", due at 0.1 s"))
     }
+
+    /// Exploration's arguments are checked, with a message that names the bad one (issue #31).
+    // Guarantees: G-explore-misuse-stops
+    @Test func badExplorationArgumentsStopWithAMessage() async {
+        let replay = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WorkOrdering.replay("1.x")
+        }
+        #expect(replay.standardErrorText.contains("WorkOrdering.replay(\"1.x\") is not a schedule"))
+
+        let depth = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ExplorationStrategy.pct(depth: 0)
+        }
+        #expect(depth.standardErrorText.contains("needs a depth of at least 1, got 0"))
+
+        let iterations = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestCoordinator.explore(iterations: 0) { _ in }
+        }
+        #expect(iterations.standardErrorText.contains("explore needs at least 1 iteration, got 0"))
+    }
 }
 #endif

@@ -33,6 +33,13 @@ struct CoordinatorState: Sendable {
     private var stopRequested = false
     /// Set once the coordinator is gone: nothing will run work again, so ``schedule(_:at:)`` refuses it.
     private(set) var isClosed = false
+    /// Chooses among work free to run in either order; `nil` for the fixed order, which needs no choosing.
+    private(set) var chooser: WorkChooser?
+
+    /// A coordinator's state at the start of virtual time, nothing pending, ordering work as `ordering` says.
+    init(ordering: WorkOrdering = .fixed) {
+        chooser = ordering.mode == .fixed ? nil : WorkChooser(ordering)
+    }
 
     // MARK: Scheduling
 
@@ -139,10 +146,11 @@ struct CoordinatorState: Sendable {
     }
 
     /// Removes and returns the next work due at or before `limit`, after moving virtual time to its deadline (the
-    /// caller runs it inside its queue); `nil` when nothing more is due by then. A periodic timer stays, due at its next firing
-    /// (with a sequence number taken now, before anything its handler schedules).
+    /// caller runs it inside its queue); `nil` when nothing more is due by then. A periodic timer stays, due at its
+    /// next firing (with a sequence number taken now, before anything its handler schedules). With a ``chooser``, the
+    /// next work is its pick among the work free to go next (see ``freeToGoNext(from:)``).
     ///
-    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way.
+    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way; with a chooser, O(n log n).
     mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
         if stopRequested { return nil }
         while let key = heap.first {
@@ -151,11 +159,52 @@ struct CoordinatorState: Sendable {
                 continue
             }
             guard key.deadline <= limit else { return nil }
-            heap.removeFirst()
             now = max(now, key.deadline)
+            if chooser != nil {
+                let picked = pick(from: freeToGoNext(from: key))
+                // Another pick's heap key goes stale (its slot is emptied or re-keyed) and is dropped when it surfaces.
+                if picked.sequence == key.sequence { heap.removeFirst() }
+                return handOut(picked)
+            }
+            heap.removeFirst()
             return handOut(key)
         }
         return nil
+    }
+
+    /// The work that may go next when `first` is the earliest live key: everything due at the same instant, less what
+    /// a serial queue's FIFO order holds back (only the earliest of each serial queue), in fixed order.
+    ///
+    /// - Complexity: O(n log n).
+    private func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
+        var seenSerialQueues: Set<ObjectIdentifier> = []
+        return heap.unorderedKeys
+            .filter { $0.deadline == first.deadline && slots[$0.slot].sequence == $0.sequence }
+            .sorted { $0.precedes($1) }
+            .filter { key in
+                guard let queue = slots[key.slot].work?.queue, !queue.isConcurrent else { return true }
+                return seenSerialQueues.insert(ObjectIdentifier(queue)).inserted
+            }
+    }
+
+    /// The chooser's pick among `candidates` (at least one, in fixed order); no choice is made, or recorded, when there
+    /// is only one.
+    private mutating func pick(from candidates: [WorkHeap.Key]) -> WorkHeap.Key {
+        guard candidates.count > 1, chooser != nil else { return candidates[0] }
+        let described = candidates.map { key -> (work: PendingWork, chain: WorkChooser.Chain) in
+            let work = slots[key.slot].work
+            let chain: WorkChooser.Chain =
+                if let queue = work?.queue, !queue.isConcurrent {
+                    .queue(ObjectIdentifier(queue))
+                } else {
+                    .work(slots[key.slot].id)
+                }
+            let pending = PendingWork(
+                kind: work?.kind ?? .block, queueName: work?.queue?.name,
+                deadline: DispatchTime(uptimeNanoseconds: key.deadline), sequence: key.sequence, origin: work?.origin)
+            return (pending, chain)
+        }
+        return candidates[chooser!.choose(among: described)]
     }
 
     /// The sequence number the next scheduling will take: work scheduled from now on has this one or a later one.

@@ -10,7 +10,7 @@ import Synchronization
 /// Any thread may schedule or cancel work; work runs only on the thread that calls ``run(until:)`` (the test's
 /// `runUntilIdle` or `advance`) or an inline `invokeSync`, one piece at a time.
 final class CoordinatorStorage: Sendable {
-    private let state = LockedBox(CoordinatorState())
+    private let state: LockedBox<CoordinatorState>
     /// Whether each scheduling captures its caller's stack, for ``PendingWork/callSite``.
     let recordsCallSites: Bool
     /// How much later than now a queued block or task job is due, in nanoseconds: zero, or a test's per-hop latency.
@@ -45,7 +45,8 @@ final class CoordinatorStorage: Sendable {
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
     private let stallWatchArmed = Atomic(false)
 
-    init(recordsCallSites: Bool, hopLatency: Duration = .zero) {
+    init(recordsCallSites: Bool, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed) {
+        state = LockedBox(CoordinatorState(ordering: ordering))
         self.recordsCallSites = recordsCallSites
         self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
     }
@@ -288,6 +289,14 @@ final class CoordinatorStorage: Sendable {
                 origin: work.origin
             )
         }
+    }
+
+    /// The choices made so far among work free to run in either order, as a schedule string (``WorkOrdering``).
+    var schedule: String { state.withLock { WorkOrdering.spell($0.chooser?.choices ?? []) } }
+
+    /// The choices made so far, with how many candidates each had, and those that differ from the fixed order.
+    var choicesMade: (choices: [Int], candidateCounts: [Int], deviations: [WorkChooser.Deviation]) {
+        state.withLock { ($0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.deviations ?? []) }
     }
 
     /// Whether nothing is pending.

@@ -79,8 +79,10 @@ public final class TestCoordinator: TaskLauncher {
     ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
     ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
     ///     <!-- G-virtual-hop-latency -->
-    public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero) {
-        storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency)
+    ///   - ordering: How work that is free to run in either order is ordered: ``WorkOrdering/fixed`` (the default,
+    ///     the same run every time), or a seeded exploring order, as <doc:FindingOrderingBugs> describes.
+    public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed) {
+        storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
         mainQueue = SimulatedQueue(name: "main", owner: storage)
         globalQueue = SimulatedQueue(name: "global", owner: storage, isConcurrent: true)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
@@ -272,4 +274,9 @@ public final class TestCoordinator: TaskLauncher {
     /// Inside an inline `invokeSync` it names the queue entered last. Reads the thread's record of entered contexts.
     /// <!-- G-virtual-current-queue-name -->
     public var currentQueueName: String? { storage.currentQueueName }
+
+    /// The choices this coordinator has made so far among work free to run in either order (see ``WorkOrdering``), as a
+    /// string that ``WorkOrdering/replay(_:)`` takes to make the same run again: empty with the fixed order.
+    /// <!-- G-explore-replay -->
+    public var schedule: String { storage.schedule }
 }

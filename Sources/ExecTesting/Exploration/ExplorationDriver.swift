@@ -1,0 +1,142 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// The decisions of an exploration, as a plain value: which ordering each run uses, what to try next after a run,
+/// and, once a run has failed, the shrinking of its schedule. The sync and async `explore` share it and only run the
+/// body.
+struct ExplorationDriver {
+    /// What one run of the body gave.
+    struct Outcome {
+        /// What the body threw, as text; `nil` when it returned.
+        let error: String?
+        let choices: [Int]
+        let candidateCounts: [Int]
+        let deviations: [WorkChooser.Deviation]
+    }
+
+    private enum Phase {
+        case exploring
+        /// Trying to undo the departure at `position` of the failing schedule (`0` there instead).
+        case shrinking(position: Int)
+        case done
+    }
+
+    /// How many shrinking runs a failure gets at most.
+    static let shrinkingBudget = 200
+
+    private let strategy: ExplorationStrategy
+    private let seed: UInt64
+    private let iterations: Int
+    private var phase = Phase.exploring
+    private(set) var runs = 0
+    /// For ``ExplorationStrategy/exhaustive``: the choices the next run starts with.
+    private var nextPrefix: [Int] = []
+    private var coveredEveryOrdering = false
+    /// The run that failed first, its outcome as shrunk so far, and how many shrinking runs are left.
+    private var failedRun = 0
+    private var failing: Outcome?
+    private var shrinkingLeft = ExplorationDriver.shrinkingBudget
+
+    init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int) {
+        precondition(iterations >= 1, "ExecTesting: explore needs at least 1 iteration, got \(iterations).")
+        self.strategy = strategy
+        self.seed = seed
+        self.iterations = iterations
+    }
+
+    /// The ordering of the next run, or `nil` when the exploration is over.
+    mutating func nextOrdering() -> WorkOrdering? {
+        switch phase {
+        case .done:
+            return nil
+        case .shrinking(let position):
+            guard let failing, shrinkingLeft > 0 else { return finish() }
+            var trial = failing.choices
+            trial[position] = 0
+            return WorkOrdering(mode: .replay(Self.trimmed(trial)))
+        case .exploring:
+            guard runs < iterations else { return finish() }
+            let runSeed = seed &+ UInt64(runs)
+            switch strategy.mode {
+            case .random: return .random(seed: runSeed)
+            case .pct(let depth, let steps): return .pct(seed: runSeed, depth: depth, expectedSteps: steps)
+            case .exhaustive: return WorkOrdering(mode: .replay(nextPrefix))
+            case .replay(let choices): return runs == 0 ? WorkOrdering(mode: .replay(choices)) : finish()
+            }
+        }
+    }
+
+    /// Takes the outcome of the run made with the last ``nextOrdering()``.
+    mutating func record(_ outcome: Outcome) {
+        switch phase {
+        case .done:
+            preconditionFailure("ExecTesting: an exploration recorded a run after it was over")
+        case .exploring:
+            runs += 1
+            if outcome.error != nil {
+                failedRun = runs
+                startShrinking(outcome)
+            } else if case .exhaustive = strategy.mode {
+                // Depth first: the deepest choice that has a next sibling takes it; what followed it starts over.
+                guard
+                    let deepest = outcome.choices.indices.last(where: {
+                        outcome.choices[$0] + 1 < outcome.candidateCounts[$0]
+                    })
+                else {
+                    coveredEveryOrdering = true
+                    phase = .done
+                    return
+                }
+                nextPrefix = Array(outcome.choices[..<deepest]) + [outcome.choices[deepest] + 1]
+            }
+        case .shrinking(let position):
+            shrinkingLeft -= 1
+            if outcome.error != nil {
+                // Still fails without that departure: keep the smaller schedule (what the run actually chose).
+                failing = Outcome(
+                    error: outcome.error, choices: Self.trimmed(outcome.choices),
+                    candidateCounts: outcome.candidateCounts, deviations: outcome.deviations)
+            }
+            moveShrinking(below: min(position, failing?.choices.count ?? 0))
+        }
+    }
+
+    /// What the exploration found.
+    var report: ExplorationReport {
+        let failure = failing.map { failing in
+            ExplorationFailure(
+                strategy: strategy.description, seed: seed, run: failedRun,
+                schedule: WorkOrdering.spell(failing.choices),
+                error: failing.error ?? "",
+                departures: failing.deviations.map { "\($0.ran) ran before \($0.insteadOf)" })
+        }
+        return ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering, failure: failure)
+    }
+
+    private mutating func startShrinking(_ outcome: Outcome) {
+        failing = Outcome(
+            error: outcome.error, choices: Self.trimmed(outcome.choices), candidateCounts: outcome.candidateCounts,
+            deviations: outcome.deviations)
+        moveShrinking(below: failing?.choices.count ?? 0)
+    }
+
+    /// Moves to the last departure before `end`, or ends the shrinking.
+    private mutating func moveShrinking(below end: Int) {
+        guard let failing, let position = failing.choices[..<end].lastIndex(where: { $0 != 0 }) else {
+            phase = .done
+            return
+        }
+        phase = .shrinking(position: position)
+    }
+
+    private mutating func finish() -> WorkOrdering? {
+        phase = .done
+        return nil
+    }
+
+    /// `choices` without trailing zeros, which a replay takes anyway.
+    static func trimmed(_ choices: [Int]) -> [Int] {
+        var choices = choices
+        while choices.last == 0 { choices.removeLast() }
+        return choices
+    }
+}

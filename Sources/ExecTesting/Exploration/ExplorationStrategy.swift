@@ -1,0 +1,103 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// How `TestCoordinator.explore` orders the work of each run (see <doc:FindingOrderingBugs>). Every strategy is
+/// deterministic from the exploration's seed.
+public struct ExplorationStrategy: Sendable, CustomStringConvertible {
+    enum Mode: Sendable {
+        case random
+        case pct(depth: Int, expectedSteps: Int)
+        case exhaustive
+        case replay([Int])
+    }
+
+    let mode: Mode
+
+    /// A uniformly random choice at each point (``WorkOrdering/random(seed:)``); run `i` uses seed `seed + i`.
+    /// <!-- G-explore-random -->
+    public static let random = ExplorationStrategy(mode: .random)
+
+    /// Probabilistic concurrency testing with bug depth `depth` (``WorkOrdering/pct(seed:depth:expectedSteps:)``,
+    /// which states its guarantee); run `i` uses seed `seed + i`. <!-- G-explore-pct -->
+    ///
+    /// - Precondition: `depth` and `expectedSteps` are at least 1; otherwise the program stops with a message.
+    public static func pct(depth: Int = 3, expectedSteps: Int = 100) -> ExplorationStrategy {
+        _ = WorkOrdering.pct(seed: 0, depth: depth, expectedSteps: expectedSteps)  // checks the arguments
+        return ExplorationStrategy(mode: .pct(depth: depth, expectedSteps: expectedSteps))
+    }
+
+    /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
+    /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``). No reduction: two pieces of work on
+    /// different queues are run both ways even when they touch nothing in common, so the count grows quickly with
+    /// the work that is due at once. For small programs. <!-- G-explore-exhaustive -->
+    public static let exhaustive = ExplorationStrategy(mode: .exhaustive)
+
+    /// One run, making the choices of `schedule` (as ``ExplorationFailure/schedule`` or ``TestCoordinator/schedule``
+    /// spell them): a failure found before, again. <!-- G-explore-replay -->
+    ///
+    /// - Precondition: `schedule` is a schedule string; anything else stops the program with a message naming it.
+    public static func replay(_ schedule: String) -> ExplorationStrategy {
+        guard case .replay(let choices) = WorkOrdering.replay(schedule).mode else { preconditionFailure() }
+        return ExplorationStrategy(mode: .replay(choices))
+    }
+
+    /// The strategy as written in code, such as `pct(depth: 3, expectedSteps: 100)`.
+    public var description: String {
+        switch mode {
+        case .random: return "random"
+        case .pct(let depth, let steps): return "pct(depth: \(depth), expectedSteps: \(steps))"
+        case .exhaustive: return "exhaustive"
+        case .replay(let choices): return "replay(\"\(WorkOrdering.spell(choices))\")"
+        }
+    }
+}
+
+/// What an exploration found: how many runs it made, whether they covered every ordering, and its failure, if any.
+public struct ExplorationReport: Sendable, CustomStringConvertible {
+    /// How many runs of the test body were made, shrinking runs not included.
+    public let runs: Int
+    /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering. `false` for the other
+    /// strategies.
+    public let coveredEveryOrdering: Bool
+    /// The first failing run, shrunk; `nil` when every run passed.
+    public let failure: ExplorationFailure?
+
+    /// The failure's description, or how many runs passed.
+    public var description: String {
+        if let failure { return failure.description }
+        let coverage = coveredEveryOrdering ? ", every ordering covered" : ""
+        return "\(runs) run\(runs == 1 ? "" : "s") passed\(coverage)"
+    }
+}
+
+/// A run of an exploration whose body threw: where to find it again, and the choices that made it fail, in words.
+public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
+    /// The strategy, as written in the call.
+    public let strategy: String
+    /// The exploration's seed.
+    public let seed: UInt64
+    /// Which run failed, from 1.
+    public let run: Int
+    /// The failing run's choices, shrunk to as few departures from the fixed order as still fail: pass it to
+    /// ``ExplorationStrategy/replay(_:)`` or ``WorkOrdering/replay(_:)`` to run it again.
+    public let schedule: String
+    /// What the body threw, as text.
+    public let error: String
+    /// Each choice of ``schedule`` that departs from the fixed order, in words: which work ran before which, where
+    /// each was scheduled (when the coordinator records call sites). <!-- G-explore-shrinks -->
+    public let departures: [String]
+
+    /// The report a failing exploration gives: where the run is, how to replay it, and its departures in words.
+    public var description: String {
+        var lines = [
+            "ExecTesting: exploration (\(strategy), seed \(seed)) failed at run \(run): \(error)",
+            "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")).",
+        ]
+        if departures.isEmpty {
+            lines.append("It fails in the fixed order too: no departure from it is needed.")
+        } else {
+            lines.append("Departures from the fixed order (deadline, then scheduling order), after shrinking:")
+            lines += departures.map { "  - \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,111 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension TestCoordinator {
+    /// Runs `body` many times, each time on a fresh coordinator whose work runs in another of the orders ExecKit
+    /// allows (see ``WorkOrdering``), to find the ordering bugs a single fixed order hides: a completion that arrives
+    /// after its timeout, two serial queues whose callbacks come back in the "wrong" order, a check-then-act split
+    /// across two blocks. <!-- G-explore-runs -->
+    ///
+    /// ```swift
+    /// @Test func ordersArriveInTheOrderPlaced() throws {
+    ///     TestCoordinator.explore(.random, iterations: 200) { coordinator in
+    ///         let store = Store(database: coordinator.serialQueue(named: "db"), ui: coordinator.main)
+    ///         store.place("a"); store.place("b")
+    ///         coordinator.runUntilIdle()
+    ///         try #require(store.shown == ["a", "b"])
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A run fails when `body` records an issue (`#expect`, `#require`: in a Swift Testing test, each run goes inside
+    /// `withKnownIssue`, so its issues show as known issues and the test fails once, with the exploration's report) or
+    /// throws (from XCTest, only a thrown error tells: `XCTUnwrap`, or an error of your own). The first failing run
+    /// ends the exploration. Its
+    /// schedule is then shrunk: each departure from the fixed order is undone in turn, and kept undone if the run
+    /// still fails, so the report names the few orderings that matter, in words, with the lines that scheduled the
+    /// work. The failure goes to `reportFailure`, or, by default, is recorded as an issue of the running Swift
+    /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, pass
+    /// `reportFailure: { XCTFail($0) }`). <!-- G-explore-shrinks G-explore-reports -->
+    ///
+    /// - Parameters:
+    ///   - strategy: How runs are ordered: ``ExplorationStrategy/random`` (the default),
+    ///     ``ExplorationStrategy/pct(depth:expectedSteps:)``, ``ExplorationStrategy/exhaustive`` or
+    ///     ``ExplorationStrategy/replay(_:)``.
+    ///   - iterations: How many runs at most (a replay makes one).
+    ///   - seed: Where the strategy's random choices start: the same seed, the same runs.
+    ///   - recordsCallSites: As for ``init(recordsCallSites:hopLatency:ordering:)``; the report names the scheduling
+    ///     lines only when `true`.
+    ///   - hopLatency: As for ``init(recordsCallSites:hopLatency:ordering:)``.
+    ///   - fileID: Where a failure is recorded; defaults to the caller's file.
+    ///   - line: Where a failure is recorded; defaults to the caller's line.
+    ///   - reportFailure: Receives the failure's description; `nil` reports it as described above.
+    ///   - body: The test, given the run's coordinator; it makes its objects anew from it each time.
+    /// - Returns: How many runs were made, whether they covered every ordering (``ExplorationStrategy/exhaustive``),
+    ///   and the failure, if any.
+    /// - Precondition: `iterations` is at least 1; otherwise the program stops with a message.
+    ///   <!-- G-explore-misuse-stops -->
+    @discardableResult
+    public static func explore(
+        _ strategy: ExplorationStrategy = .random,
+        iterations: Int = 100,
+        seed: UInt64 = 0,
+        recordsCallSites: Bool = true,
+        hopLatency: Duration = .zero,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: (TestCoordinator) throws -> Void,
+        reportFailure: ((String) -> Void)? = nil
+    ) -> ExplorationReport {
+        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations)
+        while let ordering = driver.nextOrdering() {
+            let coordinator = TestCoordinator(
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
+            let failure = RunFailure.capture { try body(coordinator) }
+            driver.record(coordinator.outcome(failure))
+        }
+        return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
+    }
+
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:fileID:line:_:reportFailure:)-5gw3q`` for a body
+    /// that awaits: tasks on the coordinator's contexts, actors on its queues.
+    @discardableResult
+    public static func explore(
+        _ strategy: ExplorationStrategy = .random,
+        iterations: Int = 100,
+        seed: UInt64 = 0,
+        recordsCallSites: Bool = true,
+        hopLatency: Duration = .zero,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ body: (TestCoordinator) async throws -> Void,
+        reportFailure: ((String) -> Void)? = nil
+    ) async -> ExplorationReport {
+        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations)
+        while let ordering = driver.nextOrdering() {
+            let coordinator = TestCoordinator(
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
+            let failure = await RunFailure.capture { try await body(coordinator) }
+            driver.record(coordinator.outcome(failure))
+        }
+        return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
+    }
+
+    /// The run's outcome for the driver: its failure and the choices its coordinator made.
+    private func outcome(_ failure: String?) -> ExplorationDriver.Outcome {
+        let made = storage.choicesMade
+        return ExplorationDriver.Outcome(
+            error: failure, choices: made.choices, candidateCounts: made.candidateCounts, deviations: made.deviations)
+    }
+
+    private static func report(
+        _ report: ExplorationReport, fileID: StaticString, line: UInt, reportFailure: ((String) -> Void)?
+    ) -> ExplorationReport {
+        guard let failure = report.failure else { return report }
+        if let reportFailure {
+            reportFailure(failure.description)
+        } else {
+            FailureReport.report(failure.description, fileID: fileID, line: line)
+        }
+        return report
+    }
+}

@@ -1,0 +1,106 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// Makes a ``WorkOrdering``'s choices among work free to run in either order, and records them.
+///
+/// A plain value inside ``CoordinatorState``: deterministic from its ordering, with no clock and no threads.
+struct WorkChooser: Sendable {
+    /// One choice that differs from the fixed order: which work ran, and the work the fixed order would have run.
+    struct Deviation: Sendable {
+        /// The index of the choice in ``WorkChooser/choices``.
+        let choice: Int
+        let ran: PendingWork
+        let insteadOf: PendingWork
+    }
+
+    private let mode: WorkOrdering.Mode
+    private var random: SplitMix
+    /// Every choice made where there was more than one candidate: the index of the candidate taken, in fixed order.
+    private(set) var choices: [Int] = []
+    /// How many candidates each of ``choices`` had.
+    private(set) var candidateCounts: [Int] = []
+    /// The choices that took another candidate than the fixed order's first.
+    private(set) var deviations: [Deviation] = []
+
+    /// What PCT gives priorities to: a serial queue, whose work runs in FIFO order anyway, or a piece of work that
+    /// runs independently (on the global queue, or in no queue), named by its token's id.
+    enum Chain: Hashable, Sendable {
+        case queue(ObjectIdentifier)
+        case work(UInt64)
+    }
+
+    // PCT: each chain's priority, and the choices at which the chain that runs drops below every other.
+    private var priorities: [Chain: Int] = [:]
+    private var changePoints: [Int] = []
+    private let depth: Int
+
+    init(_ ordering: WorkOrdering) {
+        mode = ordering.mode
+        switch ordering.mode {
+        case .fixed, .replay:
+            random = SplitMix(seed: 0)
+            depth = 1
+        case .random(let seed):
+            random = SplitMix(seed: seed)
+            depth = 1
+        case .pct(let seed, let depth, let expectedSteps):
+            random = SplitMix(seed: seed)
+            self.depth = depth
+            var points: Set<Int> = []
+            // d - 1 distinct points among the first `expectedSteps` choices (fewer if there are not that many).
+            while points.count < min(depth - 1, expectedSteps) {
+                points.insert(Int(random.next() % UInt64(expectedSteps)))
+            }
+            changePoints = points.sorted()
+        }
+    }
+
+    /// Picks one of `candidates` (listed in fixed order, at least two), each described as
+    /// ``TestCoordinator/pendingWork`` would describe it, with its chain; returns its index and records the choice.
+    mutating func choose(among candidates: [(work: PendingWork, chain: Chain)]) -> Int {
+        let step = choices.count
+        let chosen: Int
+        switch mode {
+        case .fixed:
+            chosen = 0
+        case .random:
+            chosen = Int(random.next() % UInt64(candidates.count))
+        case .replay(let script):
+            chosen = step < script.count ? min(script[step], candidates.count - 1) : 0
+        case .pct:
+            for candidate in candidates where priorities[candidate.chain] == nil {
+                // Initial priorities sit above every priority a change point gives (1 ..< depth).
+                priorities[candidate.chain] = depth + Int(random.next() % UInt64(Int32.max))
+            }
+            var best = 0
+            for index in candidates.indices.dropFirst()
+            where priorities[candidates[index].chain]! > priorities[candidates[best].chain]! {
+                best = index
+            }
+            chosen = best
+            if let point = changePoints.firstIndex(of: step) {
+                priorities[candidates[chosen].chain] = depth - 1 - point
+            }
+        }
+        choices.append(chosen)
+        candidateCounts.append(candidates.count)
+        if chosen != 0 {
+            deviations.append(Deviation(choice: step, ran: candidates[chosen].work, insteadOf: candidates[0].work))
+        }
+        return chosen
+    }
+}
+
+/// A small, fast pseudo-random generator (SplitMix64, Steele, Lea and Flood, 2014): the same seed, the same numbers.
+struct SplitMix: Sendable {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

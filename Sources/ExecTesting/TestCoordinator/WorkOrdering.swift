@@ -1,0 +1,87 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+/// How a ``TestCoordinator`` orders work that ExecKit leaves free to run in either order.
+///
+/// Work due at the same virtual instant on *different* simulated queues (serial or global), on the global queue
+/// itself, or belonging to no queue (a sleeping task's wake-up) may run in any order: real queues and threads promise
+/// nothing between them. ``fixed`` runs it in the order it was scheduled, which makes every run the same; the other
+/// orderings choose, at each such point, among the pieces that could go next, so that a test sees the interleavings a
+/// real program may meet. What ExecKit does promise stays true in every ordering: a serial queue runs its work one
+/// piece at a time in FIFO order, an inline `invokeSync` runs where it is called, nothing runs before its deadline,
+/// and time moves only as the test says. <!-- G-explore-keeps-promises -->
+///
+/// Each choice is recorded; ``TestCoordinator/schedule`` spells the choices made so far, and ``replay(_:)`` makes them
+/// again, so any run can be repeated exactly. <!-- G-explore-replay -->
+public struct WorkOrdering: Sendable, CustomStringConvertible {
+    enum Mode: Sendable, Equatable {
+        case fixed
+        case random(seed: UInt64)
+        case pct(seed: UInt64, depth: Int, expectedSteps: Int)
+        case replay([Int])
+    }
+
+    let mode: Mode
+
+    /// Deadline, then scheduling order: the same run every time. The default.
+    public static let fixed = WorkOrdering(mode: .fixed)
+
+    /// A uniformly random choice at each point, from `seed`: the same seed gives the same run.
+    public static func random(seed: UInt64) -> WorkOrdering { WorkOrdering(mode: .random(seed: seed)) }
+
+    /// Probabilistic concurrency testing (PCT; Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010), from
+    /// `seed`: each queue gets a random priority, the highest-priority queue's work goes first, and at `depth - 1`
+    /// points chosen at random among the first `expectedSteps` choices, the queue that just ran drops below all others.
+    /// For a program whose work spreads over `n` queues and takes `k` choices, a run finds a given ordering bug of
+    /// depth `d` (one that shows only when `d` pieces of work happen in a particular order) with probability at least
+    /// 1 / (n · k^(d−1)), where a uniformly random order can do exponentially worse. <!-- G-explore-pct -->
+    ///
+    /// - Precondition: `depth` is at least 1 and `expectedSteps` at least 1; otherwise the program stops with a
+    ///   message. <!-- G-explore-misuse-stops -->
+    public static func pct(seed: UInt64, depth: Int = 3, expectedSteps: Int = 100) -> WorkOrdering {
+        precondition(depth >= 1, "ExecTesting: WorkOrdering.pct needs a depth of at least 1, got \(depth).")
+        precondition(
+            expectedSteps >= 1, "ExecTesting: WorkOrdering.pct needs expectedSteps of at least 1, got \(expectedSteps)."
+        )
+        return WorkOrdering(mode: .pct(seed: seed, depth: depth, expectedSteps: expectedSteps))
+    }
+
+    /// The choices that ``TestCoordinator/schedule`` spelled: the same run again. Choices past the end of the string
+    /// take the fixed order's (the first candidate).
+    ///
+    /// - Precondition: `schedule` is a schedule string (numbers separated by dots, or empty); anything else stops the
+    ///   program with a message naming it. <!-- G-explore-misuse-stops -->
+    public static func replay(_ schedule: String) -> WorkOrdering {
+        guard let choices = WorkOrdering.choices(in: schedule) else {
+            preconditionFailure(
+                "ExecTesting: WorkOrdering.replay(\"\(schedule)\") is not a schedule: expected numbers separated by "
+                    + "dots, as TestCoordinator.schedule spells them (for example \"0.2.1\").")
+        }
+        return WorkOrdering(mode: .replay(choices))
+    }
+
+    /// The ordering as written in code, such as `random(seed: 7)`.
+    public var description: String {
+        switch mode {
+        case .fixed: return "fixed"
+        case .random(let seed): return "random(seed: \(seed))"
+        case .pct(let seed, let depth, let steps): return "pct(seed: \(seed), depth: \(depth), expectedSteps: \(steps))"
+        case .replay(let choices): return "replay(\"\(Self.spell(choices))\")"
+        }
+    }
+
+    /// The choices a schedule string spells, or `nil` when it is not one.
+    static func choices(in schedule: String) -> [Int]? {
+        if schedule.isEmpty { return [] }
+        var choices: [Int] = []
+        for part in schedule.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let choice = Int(part), choice >= 0 else { return nil }
+            choices.append(choice)
+        }
+        return choices
+    }
+
+    /// The schedule string of `choices`.
+    static func spell(_ choices: [Int]) -> String {
+        choices.map(String.init).joined(separator: ".")
+    }
+}

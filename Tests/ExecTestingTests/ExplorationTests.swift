@@ -1,0 +1,231 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import ExecKit
+import ExecTesting
+import Testing
+
+/// `TestCoordinator.explore` and `WorkOrdering` (issue #31): runs in the orders ExecKit allows, and only those; a
+/// failure found, shrunk, described and replayed.
+@Suite struct ExplorationTests {
+    /// The bug the fixed order hides: two serial queues each log once, and the test wants "a" first. In the fixed
+    /// order "a" was scheduled first, so it runs first.
+    private static func twoQueuesLog(_ coordinator: TestCoordinator) -> [String] {
+        let log = Shared<[String]>([])
+        let a = coordinator.serialQueue(named: "a")
+        let b = coordinator.serialQueue(named: "b")
+        a.invoke { log.update { $0.append("a") } }
+        b.invoke { log.update { $0.append("b") } }
+        coordinator.runUntilIdle()
+        return log.value
+    }
+
+    struct WrongOrder: Error, CustomStringConvertible {
+        let log: [String]
+        var description: String { "logged \(log)" }
+    }
+
+    // Guarantees: G-explore-replay
+    @Test func theFixedOrderMakesNoChoices() {
+        let coordinator = TestCoordinator()
+        #expect(Self.twoQueuesLog(coordinator) == ["a", "b"])
+        #expect(coordinator.schedule == "")
+    }
+
+    // Guarantees: G-explore-runs, G-explore-random, G-explore-reports, G-explore-shrinks
+    @Test func randomExplorationFindsTheOrderTheFixedOrderHidesAndSaysWhichWorkRanFirst() throws {
+        let reported = Shared<[String]>([])
+        let report = TestCoordinator.explore(.random, iterations: 50, seed: 3) { coordinator in
+            let log = Self.twoQueuesLog(coordinator)
+            if log != ["a", "b"] { throw WrongOrder(log: log) }
+        } reportFailure: { message in
+            reported.update { $0.append(message) }
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.schedule == "1")
+        #expect(failure.error == "logged [\"b\", \"a\"]")
+        #expect(failure.departures.count == 1)
+        let departure = try #require(failure.departures.first)
+        #expect(departure.hasPrefix("block on \"b\""))
+        #expect(departure.contains("ran before block on \"a\""))
+        #expect(departure.contains("ExplorationTests.swift"), "the scheduling lines are named")
+        #expect(reported.value == [failure.description])
+        #expect(failure.description.contains("explore(.replay(\"1\"))"))
+        #expect(failure.description.contains("seed 3"))
+    }
+
+    // Guarantees: G-explore-replay
+    @Test func aFailureReplaysFromItsSchedule() throws {
+        let found = TestCoordinator.explore(.random, iterations: 50) { coordinator in
+            let log = Self.twoQueuesLog(coordinator)
+            if log != ["a", "b"] { throw WrongOrder(log: log) }
+        } reportFailure: { _ in
+        }
+        let schedule = try #require(found.failure?.schedule)
+
+        let again = TestCoordinator.explore(.replay(schedule)) { coordinator in
+            let log = Self.twoQueuesLog(coordinator)
+            if log != ["a", "b"] { throw WrongOrder(log: log) }
+        } reportFailure: { _ in
+        }
+        #expect(again.runs == 1)
+        #expect(again.failure?.error == "logged [\"b\", \"a\"]")
+
+        let coordinator = TestCoordinator(ordering: .replay(schedule))
+        #expect(Self.twoQueuesLog(coordinator) == ["b", "a"])
+        #expect(coordinator.schedule == schedule)
+    }
+
+    // Guarantees: G-explore-random, G-explore-pct
+    @Test func theSameSeedMakesTheSameRuns() {
+        for strategy in [ExplorationStrategy.random, .pct(depth: 2, expectedSteps: 10)] {
+            let schedules = (0..<2).map { _ in
+                let seen = Shared<[String]>([])
+                TestCoordinator.explore(strategy, iterations: 20, seed: 99) { coordinator in
+                    _ = Self.threeQueuesLog(coordinator)
+                    seen.update { $0.append(coordinator.schedule) }
+                }
+                return seen.value
+            }
+            #expect(schedules[0] == schedules[1], "\(strategy)")
+            #expect(Set(schedules[0]).count > 1, "\(strategy): the runs differ from each other")
+        }
+    }
+
+    private static func threeQueuesLog(_ coordinator: TestCoordinator) -> [String] {
+        let log = Shared<[String]>([])
+        for name in ["x", "y", "z"] {
+            coordinator.serialQueue(named: name).invoke { log.update { $0.append(name) } }
+        }
+        coordinator.runUntilIdle()
+        return log.value
+    }
+
+    // Guarantees: G-explore-exhaustive
+    @Test func exhaustiveExplorationRunsEveryOrderingOnceAndSaysSo() {
+        let seen = Shared<[[String]]>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+            let log = Self.threeQueuesLog(coordinator)
+            seen.update { $0.append(log) }
+        }
+        #expect(report.runs == 6)
+        #expect(report.coveredEveryOrdering)
+        #expect(report.failure == nil)
+        #expect(Set(seen.value).count == 6, "3! orderings, each once")
+
+        let bounded = TestCoordinator.explore(.exhaustive, iterations: 4) { coordinator in
+            _ = Self.threeQueuesLog(coordinator)
+        }
+        #expect(bounded.runs == 4)
+        #expect(!bounded.coveredEveryOrdering)
+    }
+
+    /// FIFO within one serial queue, one block at a time: never freed. Two blocks on "a" and one on "b" have three
+    /// orderings, each with a1 before a2.
+    // Guarantees: G-explore-keeps-promises
+    @Test func noOrderingBreaksASerialQueuesFIFO() {
+        let seen = Shared<Set<[String]>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+            let log = Shared<[String]>([])
+            let a = coordinator.serialQueue(named: "a")
+            let b = coordinator.serialQueue(named: "b")
+            a.invoke { log.update { $0.append("a1") } }
+            b.invoke { log.update { $0.append("b") } }
+            a.invoke { log.update { $0.append("a2") } }
+            coordinator.runUntilIdle()
+            seen.update { $0.insert(log.value) }
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value == [["a1", "a2", "b"], ["a1", "b", "a2"], ["b", "a1", "a2"]])
+    }
+
+    /// Nothing runs before its deadline, and work due at different instants keeps its order: no choice to make.
+    // Guarantees: G-explore-keeps-promises
+    @Test func workDueAtDifferentInstantsIsNeverReordered() {
+        let report = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let log = Shared<[String]>([])
+            coordinator.serialQueue(named: "late").invoke(after: .milliseconds(20)) { log.update { $0.append("20") } }
+            coordinator.serialQueue(named: "early").invoke(after: .milliseconds(10)) { log.update { $0.append("10") } }
+            coordinator.global.invoke { log.update { $0.append("now") } }
+            coordinator.advance(by: .milliseconds(30))
+            if log.value != ["now", "10", "20"] { throw WrongOrder(log: log.value) }
+            if coordinator.schedule != "" { throw WrongOrder(log: [coordinator.schedule]) }
+        }
+        #expect(report.runs == 1)
+        #expect(report.coveredEveryOrdering)
+        #expect(report.failure == nil)
+    }
+
+    /// Blocks on the global queue (concurrent) may run in any order among themselves.
+    // Guarantees: G-explore-keeps-promises
+    @Test func theGlobalQueuesBlocksRunInEveryOrder() {
+        let seen = Shared<Set<[Int]>>([])
+        TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+            let log = Shared<[Int]>([])
+            for index in 0..<3 { coordinator.global.invoke { log.update { $0.append(index) } } }
+            coordinator.runUntilIdle()
+            seen.update { $0.insert(log.value) }
+        }
+        #expect(seen.value.count == 6)
+    }
+
+    /// Shrinking: among many departures a random run makes, only the one that matters stays.
+    // Guarantees: G-explore-shrinks
+    @Test func shrinkingKeepsOnlyTheDeparturesThatMatter() throws {
+        let report = TestCoordinator.explore(.random, iterations: 200, seed: 11) { coordinator in
+            let log = Shared<[String]>([])
+            for name in ["p", "q", "r", "s", "t"] {
+                coordinator.serialQueue(named: name).invoke { log.update { $0.append(name) } }
+            }
+            let a = coordinator.serialQueue(named: "a")
+            let b = coordinator.serialQueue(named: "b")
+            a.invoke { log.update { $0.append("a") } }
+            b.invoke { log.update { $0.append("b") } }
+            coordinator.runUntilIdle()
+            let order = log.value.filter { $0 == "a" || $0 == "b" }
+            if order != ["a", "b"] { throw WrongOrder(log: order) }
+        } reportFailure: { _ in
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.departures.count == 1, "\(failure.departures)")
+        #expect((failure.departures.first ?? "").hasPrefix("block on \"b\""))
+    }
+
+    /// PCT with depth 2 finds a bug that needs one queue to run before another.
+    // Guarantees: G-explore-pct
+    @Test func pctFindsAnOrderingBugOfDepthTwo() {
+        let report = TestCoordinator.explore(.pct(depth: 2, expectedSteps: 4), iterations: 50) { coordinator in
+            let log = Self.twoQueuesLog(coordinator)
+            if log != ["a", "b"] { throw WrongOrder(log: log) }
+        } reportFailure: { _ in
+        }
+        #expect(report.failure != nil)
+    }
+
+    /// The asynchronous form: tasks on the coordinator's global queue start in either order.
+    // Guarantees: G-explore-runs
+    @Test func theAsyncFormExploresTasks() async {
+        let report = await TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let log = Shared<[String]>([])
+            coordinator.global.task { log.update { $0.append("first") } }
+            coordinator.global.task { log.update { $0.append("second") } }
+            coordinator.runUntilIdle()
+            await Task.yield()
+            if log.value != ["first", "second"] { throw WrongOrder(log: log.value) }
+        } reportFailure: { _ in
+        }
+        #expect(report.failure?.error == "logged [\"second\", \"first\"]")
+    }
+
+    /// An `#expect` that fails inside the body fails the run: the exploration sees the issue (as a known issue of
+    /// this test) and reports the failure once.
+    // Guarantees: G-explore-reports
+    @Test func anExpectThatFailsInTheBodyFailsTheRun() {
+        let report = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            #expect(Self.twoQueuesLog(coordinator) == ["a", "b"])
+        } reportFailure: { _ in
+        }
+        #expect(report.runs == 2)
+        #expect(report.failure?.schedule == "1")
+        #expect(report.failure?.error.contains("Expectation failed") == true)
+    }
+}
