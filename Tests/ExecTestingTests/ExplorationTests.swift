@@ -228,4 +228,27 @@ import Testing
         #expect(report.failure?.schedule == "1")
         #expect(report.failure?.error.contains("Expectation failed") == true)
     }
+
+    /// Work that keeps scheduling work at the same instant never lets `runUntilIdle()` return on its own; an
+    /// exploration's run stops at its step limit and fails as a livelock, naming the work that repeats.
+    // Guarantees: G-explore-livelock
+    @Test func aRunThatNeverSettlesIsReportedAsALivelock() throws {
+        let report = TestCoordinator.explore(.random, iterations: 3, stepLimit: 1_000) { coordinator in
+            let ping = coordinator.serialQueue(named: "ping")
+            let pong = coordinator.serialQueue(named: "pong")
+            Self.bounce(between: ping, and: pong)
+            coordinator.runUntilIdle()
+            coordinator.runUntilIdle()  // returns at once too
+        } reportFailure: { _ in
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.run == 1)
+        #expect(failure.error.hasPrefix("livelock: 1000 pieces of work ran and more were still due; the last ones: "))
+        #expect(failure.error.contains("block on \"ping\""))
+        #expect(failure.error.contains("block on \"pong\""))
+    }
+
+    private static func bounce(between here: Exec, and there: Exec) {
+        here.invoke { bounce(between: there, and: here) }
+    }
 }

@@ -171,6 +171,11 @@ import Testing
             TestCoordinator.explore(iterations: 0) { _ in }
         }
         #expect(iterations.standardErrorText.contains("explore needs at least 1 iteration, got 0"))
+
+        let steps = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestCoordinator.explore(stepLimit: 0) { _ in }
+        }
+        #expect(steps.standardErrorText.contains("explore needs a stepLimit of at least 1, got 0"))
     }
 }
 #endif

@@ -36,8 +36,9 @@ struct ExplorationDriver {
     private var failing: Outcome?
     private var shrinkingLeft = ExplorationDriver.shrinkingBudget
 
-    init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int) {
+    init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int, stepLimit: Int) {
         precondition(iterations >= 1, "ExecTesting: explore needs at least 1 iteration, got \(iterations).")
+        precondition(stepLimit >= 1, "ExecTesting: explore needs a stepLimit of at least 1, got \(stepLimit).")
         self.strategy = strategy
         self.seed = seed
         self.iterations = iterations

@@ -36,13 +36,17 @@ extension TestCoordinator {
     ///   - recordsCallSites: As for ``init(recordsCallSites:hopLatency:ordering:)``; the report names the scheduling
     ///     lines only when `true`.
     ///   - hopLatency: As for ``init(recordsCallSites:hopLatency:ordering:)``.
+    ///   - stepLimit: How many pieces of work one run may run. A run whose work is still due after that many fails as
+    ///     a livelock (work that keeps scheduling work at the same instant, or two queues that keep waking each
+    ///     other), and the report lists the last pieces that ran; the run's `runUntilIdle()` and `advance` calls
+    ///     return at once from then on. <!-- G-explore-livelock -->
     ///   - fileID: Where a failure is recorded; defaults to the caller's file.
     ///   - line: Where a failure is recorded; defaults to the caller's line.
     ///   - reportFailure: Receives the failure's description; `nil` reports it as described above.
     ///   - body: The test, given the run's coordinator; it makes its objects anew from it each time.
     /// - Returns: How many runs were made, whether they covered every ordering (``ExplorationStrategy/exhaustive``),
     ///   and the failure, if any.
-    /// - Precondition: `iterations` is at least 1; otherwise the program stops with a message.
+    /// - Precondition: `iterations` and `stepLimit` are at least 1; otherwise the program stops with a message.
     ///   <!-- G-explore-misuse-stops -->
     @discardableResult
     public static func explore(
@@ -51,23 +55,24 @@ extension TestCoordinator {
         seed: UInt64 = 0,
         recordsCallSites: Bool = true,
         hopLatency: Duration = .zero,
+        stepLimit: Int = 1_000_000,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ body: (TestCoordinator) throws -> Void,
         reportFailure: ((String) -> Void)? = nil
     ) -> ExplorationReport {
-        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations)
+        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
-                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
             let failure = RunFailure.capture { try body(coordinator) }
-            driver.record(coordinator.outcome(failure))
+            driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:fileID:line:_:reportFailure:)-5gw3q`` for a body
-    /// that awaits: tasks on the coordinator's contexts, actors on its queues.
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:stepLimit:fileID:line:_:reportFailure:)-25nn7`` for a
+    /// body that awaits: tasks on the coordinator's contexts, actors on its queues.
     @discardableResult
     public static func explore(
         _ strategy: ExplorationStrategy = .random,
@@ -75,26 +80,34 @@ extension TestCoordinator {
         seed: UInt64 = 0,
         recordsCallSites: Bool = true,
         hopLatency: Duration = .zero,
+        stepLimit: Int = 1_000_000,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ body: (TestCoordinator) async throws -> Void,
         reportFailure: ((String) -> Void)? = nil
     ) async -> ExplorationReport {
-        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations)
+        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
-                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
             let failure = await RunFailure.capture { try await body(coordinator) }
-            driver.record(coordinator.outcome(failure))
+            driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// The run's outcome for the driver: its failure and the choices its coordinator made.
-    private func outcome(_ failure: String?) -> ExplorationDriver.Outcome {
+    /// The run's outcome for the driver: its failure (a livelock first) and the choices its coordinator made.
+    private func outcome(_ failure: String?, stepLimit: Int) -> ExplorationDriver.Outcome {
         let made = storage.choicesMade
+        var failures = failure.map { [$0] } ?? []
+        if let last = storage.livelock {
+            failures.insert(
+                "livelock: \(stepLimit) pieces of work ran and more were still due; the last ones: "
+                    + last.map(\.description).joined(separator: "; "), at: 0)
+        }
         return ExplorationDriver.Outcome(
-            error: failure, choices: made.choices, candidateCounts: made.candidateCounts, deviations: made.deviations)
+            error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made.choices,
+            candidateCounts: made.candidateCounts, deviations: made.deviations)
     }
 
     private static func report(

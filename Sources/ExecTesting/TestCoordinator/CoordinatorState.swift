@@ -36,9 +36,26 @@ struct CoordinatorState: Sendable {
     /// Chooses among work free to run in either order; `nil` for the fixed order, which needs no choosing.
     private(set) var chooser: WorkChooser?
 
-    /// A coordinator's state at the start of virtual time, nothing pending, ordering work as `ordering` says.
-    init(ordering: WorkOrdering = .fixed) {
+    /// For an exploration's run: how many more pieces of work may run (`nil`: no limit). Work due once it is zero is
+    /// not run: the run has gone on too long, a livelock (see ``livelock``).
+    private var stepsLeft: Int?
+    /// The last pieces of work handed out, while there is a limit, oldest first.
+    private var recentWork: [PendingWork] = []
+    /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
+    private(set) var livelock: [PendingWork]?
+
+    /// A coordinator's state at the start of virtual time, nothing pending, ordering work as `ordering` says, and
+    /// running at most `stepLimit` pieces of work (no limit when `nil`).
+    init(ordering: WorkOrdering = .fixed, stepLimit: Int? = nil) {
         chooser = ordering.mode == .fixed ? nil : WorkChooser(ordering)
+        stepsLeft = stepLimit
+    }
+
+    /// Whether the step limit forbids running `key`'s work, which is due; records the livelock if so.
+    private mutating func limitReached(before key: WorkHeap.Key) -> Bool {
+        guard stepsLeft == 0 else { return false }
+        if livelock == nil { livelock = recentWork }
+        return true
     }
 
     // MARK: Scheduling
@@ -158,7 +175,7 @@ struct CoordinatorState: Sendable {
                 heap.removeFirst()  // cancelled: its slot was emptied or reused
                 continue
             }
-            guard key.deadline <= limit else { return nil }
+            guard key.deadline <= limit, !limitReached(before: key) else { return nil }
             now = max(now, key.deadline)
             if chooser != nil {
                 let picked = pick(from: freeToGoNext(from: key))
@@ -223,7 +240,7 @@ struct CoordinatorState: Sendable {
             guard slots[key.slot].work?.queue === queue else { continue }
             if best.map({ key.precedes($0) }) ?? true { best = key }
         }
-        guard let best else { return nil }
+        guard let best, !limitReached(before: best) else { return nil }
         // Its heap key goes stale (the slot is emptied or re-keyed) and is dropped when it surfaces.
         return handOut(best)
     }
@@ -232,6 +249,16 @@ struct CoordinatorState: Sendable {
     /// slot; a periodic timer stays, re-keyed for its next firing (with a sequence number taken now, before anything
     /// its handler schedules).
     private mutating func handOut(_ key: WorkHeap.Key) -> ScheduledWork? {
+        if let left = stepsLeft {
+            stepsLeft = left - 1
+            let work = slots[key.slot].work
+            if recentWork.count == 6 { recentWork.removeFirst() }
+            recentWork.append(
+                PendingWork(
+                    kind: work?.kind ?? .block, queueName: work?.queue?.name,
+                    deadline: DispatchTime(uptimeNanoseconds: key.deadline), sequence: key.sequence,
+                    origin: work?.origin))
+        }
         guard let repetition = slots[key.slot].work?.repetition else { return take(key.slot) }
         let sequence = nextSequence
         nextSequence += 1

@@ -45,8 +45,8 @@ final class CoordinatorStorage: Sendable {
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
     private let stallWatchArmed = Atomic(false)
 
-    init(recordsCallSites: Bool, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed) {
-        state = LockedBox(CoordinatorState(ordering: ordering))
+    init(recordsCallSites: Bool, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed, stepLimit: Int? = nil) {
+        state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit))
         self.recordsCallSites = recordsCallSites
         self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
     }
@@ -298,6 +298,9 @@ final class CoordinatorStorage: Sendable {
     var choicesMade: (choices: [Int], candidateCounts: [Int], deviations: [WorkChooser.Deviation]) {
         state.withLock { ($0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.deviations ?? []) }
     }
+
+    /// The last pieces of work that ran before the step limit stopped a run, or `nil` if it never did.
+    var livelock: [PendingWork]? { state.withLock { $0.livelock } }
 
     /// Whether nothing is pending.
     var isIdle: Bool { state.withLock { $0.pendingCount == 0 } }

@@ -81,8 +81,16 @@ public final class TestCoordinator: TaskLauncher {
     ///     <!-- G-virtual-hop-latency -->
     ///   - ordering: How work that is free to run in either order is ordered: ``WorkOrdering/fixed`` (the default,
     ///     the same run every time), or a seeded exploring order, as <doc:FindingOrderingBugs> describes.
-    public init(recordsCallSites: Bool = true, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed) {
-        storage = CoordinatorStorage(recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering)
+    public convenience init(
+        recordsCallSites: Bool = true, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed
+    ) {
+        self.init(recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: nil)
+    }
+
+    /// A coordinator that runs at most `stepLimit` pieces of work (`nil`: no limit), for an exploration's runs.
+    init(recordsCallSites: Bool, hopLatency: Duration, ordering: WorkOrdering, stepLimit: Int?) {
+        storage = CoordinatorStorage(
+            recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
         mainQueue = SimulatedQueue(name: "main", owner: storage)
         globalQueue = SimulatedQueue(name: "global", owner: storage, isConcurrent: true)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)
