@@ -44,7 +44,7 @@ enum RunFailure {
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             withKnownIssue(isIntermittent: true) {
-                do { try body() } catch let error { record(error, in: failures) }
+                do { try body() } catch let error { record(error, in: failures, issueRecorded: true) }
             } matching: { issue in
                 failures.withLock { $0.append(String(describing: issue)) }
                 return true
@@ -52,17 +52,19 @@ enum RunFailure {
             return summary(failures)
         }
         #endif
-        do { try body() } catch { record(error, in: failures) }
+        do { try body() } catch { record(error, in: failures, issueRecorded: false) }
         return summary(failures)
     }
 
     /// ``capture(_:)`` for a body that awaits.
-    static func capture(_ body: () async throws -> Void) async -> String? {
+    static func capture(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async -> String? {
         let failures = LockedBox<[String]>([])
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             await withKnownIssue(isIntermittent: true) {
-                do { try await body() } catch let error { record(error, in: failures) }
+                do { try await body() } catch let error { record(error, in: failures, issueRecorded: true) }
             } matching: { issue in
                 failures.withLock { $0.append(String(describing: issue)) }
                 return true
@@ -70,14 +72,15 @@ enum RunFailure {
             return summary(failures)
         }
         #endif
-        do { try await body() } catch { record(error, in: failures) }
+        do { try await body() } catch { record(error, in: failures, issueRecorded: false) }
         return summary(failures)
     }
 
-    /// Adds `error`'s text, unless it is the error `#require` throws, whose issue (already recorded) says it better.
-    private static func record(_ error: any Error, in failures: LockedBox<[String]>) {
+    /// Adds `error`'s text, unless `issueRecorded` and it is the error `#require` throws, whose issue (caught as a
+    /// known issue) says it better.
+    private static func record(_ error: any Error, in failures: LockedBox<[String]>, issueRecorded: Bool) {
         #if canImport(Testing)
-        if #_hasSymbol(ExpectationFailedError.self), error is ExpectationFailedError { return }
+        if issueRecorded, #_hasSymbol(ExpectationFailedError.self), error is ExpectationFailedError { return }
         #endif
         failures.withLock { $0.append(String(describing: error)) }
     }

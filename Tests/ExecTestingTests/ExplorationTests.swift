@@ -251,4 +251,31 @@ import Testing
     private static func bounce(between here: Exec, and there: Exec) {
         here.invoke { bounce(between: there, and: here) }
     }
+
+    /// A replay makes one run and reports it as given, even when a shorter schedule would fail too.
+    // Guarantees: G-explore-replay
+    @Test func aReplayRunsOnceAndIsNotShrunk() {
+        let report = TestCoordinator.explore(.replay("2.1")) { coordinator in
+            let log = Self.threeQueuesLog(coordinator)
+            if log.first != "x" { throw WrongOrder(log: log) }
+        } reportFailure: { _ in
+        }
+        #expect(report.runs == 1)
+        #expect(report.failure?.schedule == "2.1")
+        #expect(report.failure?.error == "logged [\"z\", \"y\", \"x\"]")
+        #expect(report.failure?.departures.count == 2)
+    }
+
+    /// The asynchronous form runs its body on the caller's actor, so a main-actor test can call it.
+    // Guarantees: G-explore-runs
+    @MainActor @Test func theAsyncFormRunsOnTheCallersActor() async {
+        let report = await TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            MainActor.assertIsolated()
+            _ = Self.threeQueuesLog(coordinator)
+            await Task.yield()
+            MainActor.assertIsolated()
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(report.runs == 6)
+    }
 }

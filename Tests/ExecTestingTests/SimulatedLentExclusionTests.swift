@@ -27,7 +27,8 @@ import Testing
         busyStarted.wait()
         database.invoke {
             let waiter = pthread_self()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { releaseBusy.signal() }
+            // Long enough for the wait below to queue its block behind the busy one on a loaded machine.
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(500)) { releaseBusy.signal() }
             SerialQueueEntry(busy).sync(waitingWith: .asyncAndWait) {
                 seen.update { $0.append("another thread \(pthread_equal(pthread_self(), waiter) == 0)") }
                 seen.update { $0.append("inside \(database.isCurrent), in \(coordinator.currentQueueName ?? "-")") }

@@ -76,6 +76,8 @@ struct ExplorationDriver {
             if outcome.error != nil {
                 failedRun = runs
                 startShrinking(outcome)
+                // A replay reports the run it was given, unshrunk: one run, as asked.
+                if case .replay = strategy.mode { phase = .done }
             } else if case .exhaustive = strategy.mode {
                 // Depth first: the deepest choice that has a next sibling takes it; what followed it starts over.
                 guard
@@ -91,8 +93,10 @@ struct ExplorationDriver {
             }
         case .shrinking(let position):
             shrinkingLeft -= 1
-            if outcome.error != nil {
-                // Still fails without that departure: keep the smaller schedule (what the run actually chose).
+            if outcome.error != nil, Self.departures(in: outcome.choices) < Self.departures(in: failing?.choices ?? [])
+            {
+                // Still fails with fewer departures: keep that schedule (what the run actually chose, which after the
+                // undone one may differ, since the choices that follow face other candidates).
                 failing = Outcome(
                     error: outcome.error, choices: Self.trimmed(outcome.choices),
                     candidateCounts: outcome.candidateCounts, deviations: outcome.deviations)
@@ -133,6 +137,9 @@ struct ExplorationDriver {
         phase = .done
         return nil
     }
+
+    /// How many of `choices` depart from the fixed order.
+    static func departures(in choices: [Int]) -> Int { choices.count { $0 != 0 } }
 
     /// `choices` without trailing zeros, which a replay takes anyway.
     static func trimmed(_ choices: [Int]) -> [Int] {

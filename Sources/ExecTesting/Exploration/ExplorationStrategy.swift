@@ -32,7 +32,7 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     public static let exhaustive = ExplorationStrategy(mode: .exhaustive)
 
     /// One run, making the choices of `schedule` (as ``ExplorationFailure/schedule`` or ``TestCoordinator/schedule``
-    /// spell them): a failure found before, again. <!-- G-explore-replay -->
+    /// spell them): a failure found before, again, reported as it is (not shrunk). <!-- G-explore-replay -->
     ///
     /// - Precondition: `schedule` is a schedule string; anything else stops the program with a message naming it.
     public static func replay(_ schedule: String) -> ExplorationStrategy {
@@ -69,7 +69,8 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// A run of an exploration whose body threw: where to find it again, and the choices that made it fail, in words.
+/// A run of an exploration whose body failed (threw, or recorded an issue): where to find it again, and the choices
+/// that made it fail, in words.
 public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     /// The strategy, as written in the call.
     public let strategy: String
@@ -77,8 +78,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     public let seed: UInt64
     /// Which run failed, from 1.
     public let run: Int
-    /// The failing run's choices, shrunk to as few departures from the fixed order as still fail: pass it to
-    /// ``ExplorationStrategy/replay(_:)`` or ``WorkOrdering/replay(_:)`` to run it again.
+    /// The failing run's choices, shrunk greedily: each departure from the fixed order is undone in turn, and stays
+    /// undone if the run still fails with fewer departures. Pass it to ``ExplorationStrategy/replay(_:)`` or
+    /// ``WorkOrdering/replay(_:)`` to run it again.
     public let schedule: String
     /// What the body threw, as text.
     public let error: String

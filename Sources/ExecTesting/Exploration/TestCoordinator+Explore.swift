@@ -24,8 +24,8 @@ extension TestCoordinator {
     /// schedule is then shrunk: each departure from the fixed order is undone in turn, and kept undone if the run
     /// still fails, so the report names the few orderings that matter, in words, with the lines that scheduled the
     /// work. The failure goes to `reportFailure`, or, by default, is recorded as an issue of the running Swift
-    /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, pass
-    /// `reportFailure: { XCTFail($0) }`). <!-- G-explore-shrinks G-explore-reports -->
+    /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, write
+    /// `explore { coordinator in … } reportFailure: { XCTFail($0) }`). <!-- G-explore-shrinks G-explore-reports -->
     ///
     /// - Parameters:
     ///   - strategy: How runs are ordered: ``ExplorationStrategy/random`` (the default),
@@ -72,7 +72,9 @@ extension TestCoordinator {
     }
 
     /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:stepLimit:fileID:line:_:reportFailure:)-25nn7`` for a
-    /// body that awaits: tasks on the coordinator's contexts, actors on its queues.
+    /// body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
+    /// actor (`isolation`), so a `@MainActor` test may call it. A body that does not await takes the synchronous
+    /// form, in an async test too.
     @discardableResult
     public static func explore(
         _ strategy: ExplorationStrategy = .random,
@@ -83,6 +85,7 @@ extension TestCoordinator {
         stepLimit: Int = 1_000_000,
         fileID: StaticString = #fileID,
         line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (TestCoordinator) async throws -> Void,
         reportFailure: ((String) -> Void)? = nil
     ) async -> ExplorationReport {
@@ -90,7 +93,7 @@ extension TestCoordinator {
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
                 recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
-            let failure = await RunFailure.capture { try await body(coordinator) }
+            let failure = await RunFailure.capture(isolation: isolation) { try await body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)

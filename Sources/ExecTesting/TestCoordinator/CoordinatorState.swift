@@ -194,9 +194,11 @@ struct CoordinatorState: Sendable {
     ///
     /// - Complexity: O(n log n).
     private func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
+        let due = heap.unorderedKeys.filter { $0.deadline == first.deadline && slots[$0.slot].sequence == $0.sequence }
+        if due.count == 1 { return due }
         var seenSerialQueues: Set<ObjectIdentifier> = []
-        return heap.unorderedKeys
-            .filter { $0.deadline == first.deadline && slots[$0.slot].sequence == $0.sequence }
+        return
+            due
             .sorted { $0.precedes($1) }
             .filter { key in
                 guard let queue = slots[key.slot].work?.queue, !queue.isConcurrent else { return true }
@@ -289,12 +291,13 @@ struct CoordinatorState: Sendable {
     /// Lets `thread` enter `queue` for an inline `invokeSync`, or says why it cannot; `isInside` is whether the
     /// thread's record says it is inside `queue` already.
     mutating func enter(_ queue: SimulatedQueue, on thread: UInt, isInside: Bool) -> EntryAction {
+        // First: a thread lent a mutex queue by a waiting caller re-enters it, whichever thread that is.
+        if queue.isMutex && isInside { return .failReentrantMutex(queue) }
         if runner == 0 {
             runner = thread
             return .proceedAsRunner
         }
         if runner != thread { return .failBusyElsewhere }
-        if queue.isMutex && isInside { return .failReentrantMutex(queue) }
         if !isInside && held.contains(where: { $0 === queue }) { return .failHeldByWaitingCaller(queue) }
         return .proceed
     }

@@ -195,7 +195,8 @@ final class CoordinatorStorage: Sendable {
                 work.body()
                 continue
             }
-            EnteredContexts.entering(queue.key, work.body)
+            // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
+            withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
         }
         return state.withLock { state in
             defer { state.finishRun(at: movesToLimit ? limit : state.now) }

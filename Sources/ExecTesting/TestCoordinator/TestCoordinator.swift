@@ -276,10 +276,12 @@ public final class TestCoordinator: TaskLauncher {
     // MARK: Where work runs
 
     /// The name of the simulated queue the caller runs in (`"main"`, `"global"` or a serial queue's name), or `nil` when
-    /// the caller is not running coordinator work (the test's own code, another thread, a sleep's wake-up, ``direct``
-    /// work called from the test).
+    /// the caller is not running coordinator work (the test's own code, another thread that no such work waits for, a
+    /// sleep's wake-up, ``direct`` work called from the test).
     ///
-    /// Inside an inline `invokeSync` it names the queue entered last. Reads the thread's record of entered contexts.
+    /// Inside an inline `invokeSync` it names the queue entered last; in a block that coordinator work waits for in an
+    /// ExecKit `invokeSync` on a real queue, on whichever thread, the queue that work runs in. Reads the thread's
+    /// record of entered contexts.
     /// <!-- G-virtual-current-queue-name -->
     public var currentQueueName: String? { storage.currentQueueName }
 

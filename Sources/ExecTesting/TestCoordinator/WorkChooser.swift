@@ -28,9 +28,10 @@ struct WorkChooser: Sendable {
         case work(UInt64)
     }
 
-    // PCT: each chain's priority, and the choices at which the chain that runs drops below every other.
+    // PCT: each chain's priority, and its change points: at choice k_i, the chain that runs takes priority i
+    // (1 <= i < depth), below every initial priority.
     private var priorities: [Chain: Int] = [:]
-    private var changePoints: [Int] = []
+    private var changePoints: [Int: Int] = [:]
     private let depth: Int
 
     init(_ ordering: WorkOrdering) {
@@ -45,12 +46,12 @@ struct WorkChooser: Sendable {
         case .pct(let seed, let depth, let expectedSteps):
             random = SplitMix(seed: seed)
             self.depth = depth
-            var points: Set<Int> = []
-            // d - 1 distinct points among the first `expectedSteps` choices (fewer if there are not that many).
-            while points.count < min(depth - 1, expectedSteps) {
-                points.insert(Int(random.next() % UInt64(expectedSteps)))
+            // k_1 ... k_(d-1): distinct points among the first `expectedSteps` choices (fewer if there are not that
+            // many), each drawn uniformly; the i-th drawn gives priority i.
+            while changePoints.count < min(depth - 1, expectedSteps) {
+                let point = Int(random.next() % UInt64(expectedSteps))
+                if changePoints[point] == nil { changePoints[point] = changePoints.count + 1 }
             }
-            changePoints = points.sorted()
         }
     }
 
@@ -77,8 +78,8 @@ struct WorkChooser: Sendable {
                 best = index
             }
             chosen = best
-            if let point = changePoints.firstIndex(of: step) {
-                priorities[candidates[chosen].chain] = depth - 1 - point
+            if let lowered = changePoints[step] {
+                priorities[candidates[chosen].chain] = lowered
             }
         }
         choices.append(chosen)

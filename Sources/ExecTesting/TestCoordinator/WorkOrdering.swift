@@ -29,10 +29,12 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
     public static func random(seed: UInt64) -> WorkOrdering { WorkOrdering(mode: .random(seed: seed)) }
 
     /// Probabilistic concurrency testing (PCT; Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010), from
-    /// `seed`: each queue gets a random priority, the highest-priority queue's work goes first, and at `depth - 1`
-    /// points chosen at random among the first `expectedSteps` choices, the queue that just ran drops below all others.
-    /// For a program whose work spreads over `n` queues and takes `k` choices, a run finds a given ordering bug of
-    /// depth `d` (one that shows only when `d` pieces of work happen in a particular order) with probability at least
+    /// `seed`. Work forms chains, PCT's threads: each serial queue is one, and each piece of work on the global queue
+    /// or in no queue is one of its own. Each chain gets a random priority, the highest-priority chain's work goes
+    /// first, and `depth - 1` change points k₁ … k₍d−1₎ are drawn among the first `expectedSteps` choices: at kᵢ, the
+    /// chain that runs drops to priority i, below every other. This is the paper's algorithm, with its guarantee: for
+    /// work in `n` chains taking at most `k` (`expectedSteps`) choices, a run finds a given ordering bug of depth `d`
+    /// (one that shows only when `d` pieces of work happen in a particular order) with probability at least
     /// 1 / (n · k^(d−1)), where a uniformly random order can do exponentially worse. <!-- G-explore-pct -->
     ///
     /// - Precondition: `depth` is at least 1 and `expectedSteps` at least 1; otherwise the program stops with a
