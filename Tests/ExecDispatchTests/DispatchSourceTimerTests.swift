@@ -107,6 +107,21 @@ final class EventCounter: Sendable {
         #expect(seen.withLock { Array($0.prefix(3)) } == [2, 3, 3])
     }
 
+    /// A handler re-arms its own timer from the timer's queue, with a new parameter, while its firing is under way and
+    /// has outlived the old arming's next period. That firing finishes with the old parameter, which no longer matches
+    /// the current one: it is told apart as stale. The next firing carries the new parameter and comes no earlier than
+    /// the new deadline: no pending firing of the old arming reached the new handler, where its parameter would pass
+    /// for current.
+    // Guarantees: G-dispatch-rearm-stale
+    @Test func aFiringUnderWayWhenItsHandlerRearmsCarriesTheOldParameter() {
+        let timer = SelfRearmingTimer()
+        timer.start()
+        #expect(timer.fired.wait(for: 2), "both armings must fire")
+        let (firings, newFiringWasEarly) = timer.stop()
+        #expect(firings == ["1 stale", "2 current"])
+        #expect(!newFiringWasEarly, "a firing of the old arming ran the new handler with the new parameter")
+    }
+
     // Guarantees: G-dispatch-timer-release-safe
     @Test func droppingOrCancellingBeforeFiringIsSafe() {
         let fired = EventCounter()
@@ -139,4 +154,50 @@ final class EventCounter: Sendable {
                 "DispatchSourceTimer.scheduleRepeating(parameter:interval:leeway:handler:)"))
     }
     #endif
+}
+
+/// A repeating timer (parameter 1, every millisecond) whose first firing re-arms it from its own handler as a one-shot
+/// with parameter 2, and records each firing's parameter against the current one.
+private final class SelfRearmingTimer: @unchecked Sendable {
+    // Unchecked: every `var` is read and written only on `queue`, which is serial.
+    private let queue = DispatchQueue(label: "SelfRearmingTimer")
+    let fired = EventCounter()
+    private var timer: (any DispatchSourceTimer)?
+    private var current = 1
+    private var firings: [String] = []
+    private var newDeadline = UInt64.max
+    private var newFiringWasEarly = false
+
+    func start() {
+        // Armed inside the queue, so that no firing starts before `timer` is set.
+        queue.sync {
+            timer = DispatchSource.repeatingTimer(parameter: 1, interval: .milliseconds(1), queue: queue) {
+                self.fire($0)
+            }
+        }
+    }
+
+    /// Cancels the timer (which breaks the cycle through its handler) and returns what the firings recorded.
+    func stop() -> (firings: [String], newFiringWasEarly: Bool) {
+        queue.sync {
+            timer?.cancel()
+            return (firings, newFiringWasEarly)
+        }
+    }
+
+    private func fire(_ parameter: Int) {
+        if parameter == 1 {
+            // Not a wait for another thread: the firing stays under way for a few of the old arming's periods, so that
+            // one of them falls due meanwhile.
+            let until = DispatchTime.now().uptimeNanoseconds + 5_000_000
+            while DispatchTime.now().uptimeNanoseconds < until {}
+            current = 2
+            newDeadline = DispatchTime.now().uptimeNanoseconds + 50_000_000
+            timer?.scheduleOneshot(parameter: 2, interval: .milliseconds(50)) { self.fire($0) }
+        } else if DispatchTime.now().uptimeNanoseconds < newDeadline {
+            newFiringWasEarly = true
+        }
+        firings.append("\(parameter) \(parameter == current ? "current" : "stale")")
+        fired.record()
+    }
 }
