@@ -278,4 +278,39 @@ import Testing
         #expect(report.coveredEveryOrdering)
         #expect(report.runs == 6)
     }
+
+    /// A timer with a leeway fires at its deadline or at the end of its leeway: here before or after work due 5 ms
+    /// after its deadline; never before the deadline, never past the leeway.
+    // Guarantees: G-explore-leeway
+    @Test func aTimerFiresAtEitherEndOfItsLeeway() throws {
+        let seen = Shared<Set<[String]>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let log = Shared<[String]>([])
+            let timer = coordinator.serialQueue(named: "timer").singleTimer(
+                interval: .milliseconds(10), leeway: .milliseconds(10)
+            ) { log.update { $0.append("timer at \(coordinator.elapsed)") } }
+            coordinator.serialQueue(named: "work").invoke(after: .milliseconds(15)) {
+                log.update { $0.append("work") }
+            }
+            coordinator.advance(by: .milliseconds(30))
+            withExtendedLifetime(timer) {}
+            seen.update { $0.insert(log.value) }
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value == [["timer at 0.01 seconds", "work"], ["work", "timer at 0.02 seconds"]])
+
+        let late = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let fired = Shared(false)
+            let timer = coordinator.main.singleTimer(interval: .milliseconds(10), leeway: .milliseconds(10)) {
+                fired.value = true
+            }
+            coordinator.advance(by: .milliseconds(10))
+            withExtendedLifetime(timer) {}
+            try #require(fired.value)
+        } reportFailure: { _ in
+        }
+        let departure = try #require(late.failure?.departures.first)
+        #expect(departure.hasPrefix("timer on \"main\", due at 0.01 s"))
+        #expect(departure.hasSuffix("fired at the end of its leeway, 0.01 seconds late"))
+    }
 }

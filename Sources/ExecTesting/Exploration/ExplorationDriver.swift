@@ -112,7 +112,7 @@ struct ExplorationDriver {
                 strategy: strategy.description, seed: seed, run: failedRun,
                 schedule: WorkOrdering.spell(failing.choices),
                 error: failing.error ?? "",
-                departures: failing.deviations.map { "\($0.ran) ran before \($0.insteadOf)" })
+                departures: failing.deviations.map(\.description))
         }
         return ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering, failure: failure)
     }

@@ -266,8 +266,21 @@ struct CoordinatorState: Sendable {
         nextSequence += 1
         slots[key.slot].sequence = sequence
         slots[key.slot].work?.repetition?.firings += 1
-        heap.insert(.init(deadline: max(repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
+        let firing = slots[key.slot].work.map { firingTime(of: $0, dueAt: repetition.nextDeadline) }
+        heap.insert(.init(deadline: max(firing ?? repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
         return slots[key.slot].work
+    }
+
+    /// When a timer's firing due at `deadline` fires: at the deadline, or, with a ``chooser`` and a leeway, where the
+    /// chooser puts it in the leeway (its start or its end).
+    mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64) -> UInt64 {
+        guard work.leeway > 0, chooser != nil else { return deadline }
+        let pending = PendingWork(
+            kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
+            sequence: nextSequence, origin: work.origin)
+        guard chooser!.choosesLateFiring(of: pending, leeway: work.leeway) else { return deadline }
+        let (late, overflow) = deadline.addingReportingOverflow(work.leeway)
+        return overflow ? .max : late
     }
 
     /// Asks the run in progress to hand out no more work; `false` when no run is in progress on `thread`.

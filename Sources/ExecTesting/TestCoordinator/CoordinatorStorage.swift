@@ -79,13 +79,14 @@ final class CoordinatorStorage: Sendable {
     func scheduleTimer(
         on queue: SimulatedQueue,
         interval: Duration,
+        leeway: Duration = .zero,
         repeats: Bool,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let period = interval.saturatingNanoseconds
         let origin = captureOrigin(of: .singleTimer)
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
-            let work: ScheduledWork
+            var work: ScheduledWork
             let deadline: UInt64
             if repeats {
                 let repetition = ScheduledWork.Repetition(start: state.now, period: max(period, 1))
@@ -98,7 +99,8 @@ final class CoordinatorStorage: Sendable {
                 deadline = state.now &+ min(period, .max - state.now)
             }
             if state.isClosed { return (.none, work) }
-            return (state.schedule(work, at: deadline), nil)
+            work.leeway = max(leeway, .zero).saturatingNanoseconds
+            return (state.schedule(work, at: state.firingTime(of: work, dueAt: deadline)), nil)
         }
         withExtendedLifetime(refused) {}  // released after unlocking
         return token

@@ -11,6 +11,9 @@ struct ScheduledWork: Sendable {
     let body: @Sendable () -> Void
     /// For a periodic timer, when its firings are due; `nil` for work that runs once.
     var repetition: Repetition?
+    /// For a timer, how much later than its deadline each firing may come, in nanoseconds: an exploring coordinator
+    /// may fire it anywhere in that window (the fixed order, at the deadline).
+    var leeway: UInt64 = 0
     /// What to do instead of running it when the coordinator discards its pending work (a sleep's wake-up resumes the
     /// sleeping task with `CancellationError`); `nil` to just release it.
     var onDiscard: (@Sendable () -> Void)? = nil

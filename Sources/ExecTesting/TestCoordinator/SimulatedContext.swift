@@ -128,7 +128,8 @@ final class SimulatedContext: CallerDrivenContext {
 
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
         VirtualTimerLifetime(
-            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: false, handler))
+            storage: storage,
+            token: storage.scheduleTimer(on: queue, interval: interval, leeway: leeway, repeats: false, handler))
     }
 
     func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
@@ -139,7 +140,8 @@ final class SimulatedContext: CallerDrivenContext {
                 "ExecTesting: periodicTimer on a TestCoordinator context needs a positive interval, got \(interval).")
         }
         return VirtualTimerLifetime(
-            storage: storage, token: storage.scheduleTimer(on: queue, interval: interval, repeats: true, handler))
+            storage: storage,
+            token: storage.scheduleTimer(on: queue, interval: interval, leeway: leeway, repeats: true, handler))
     }
 
     func timestamp() -> DispatchTime {

@@ -4,12 +4,29 @@
 ///
 /// A plain value inside ``CoordinatorState``: deterministic from its ordering, with no clock and no threads.
 struct WorkChooser: Sendable {
-    /// One choice that differs from the fixed order: which work ran, and the work the fixed order would have run.
-    struct Deviation: Sendable {
+    /// One choice that differs from the fixed order.
+    struct Deviation: Sendable, CustomStringConvertible {
+        enum Kind: Sendable {
+            /// `ran` ran before `insteadOf`, which the fixed order would have run.
+            case order(ran: PendingWork, insteadOf: PendingWork)
+            /// A timer's firing came at the end of its leeway (nanoseconds) rather than at its deadline.
+            case lateInLeeway(PendingWork, leeway: UInt64)
+        }
+
         /// The index of the choice in ``WorkChooser/choices``.
         let choice: Int
-        let ran: PendingWork
-        let insteadOf: PendingWork
+        let kind: Kind
+
+        /// The departure in words, naming where each piece of work was scheduled when that is known.
+        var description: String {
+            switch kind {
+            case .order(let ran, let insteadOf):
+                return "\(ran) ran before \(insteadOf)"
+            case .lateInLeeway(let work, let leeway):
+                let late = Duration.nanoseconds(Int64(clamping: leeway))
+                return "\(work) fired at the end of its leeway, \(late) late"
+            }
+        }
     }
 
     private let mode: WorkOrdering.Mode
@@ -82,12 +99,33 @@ struct WorkChooser: Sendable {
                 priorities[candidates[chosen].chain] = lowered
             }
         }
-        choices.append(chosen)
-        candidateCounts.append(candidates.count)
-        if chosen != 0 {
-            deviations.append(Deviation(choice: step, ran: candidates[chosen].work, insteadOf: candidates[0].work))
+        record(chosen, of: candidates.count) {
+            .order(ran: candidates[chosen].work, insteadOf: candidates[0].work)
         }
         return chosen
+    }
+
+    /// Whether the firing `work` describes comes at the end of its `leeway` (`true`) or at its deadline; recorded as
+    /// a choice between two candidates, the deadline first. PCT, whose priorities order work and not time, chooses
+    /// at random here.
+    mutating func choosesLateFiring(of work: PendingWork, leeway: UInt64) -> Bool {
+        let step = choices.count
+        let chosen: Int
+        switch mode {
+        case .fixed: chosen = 0
+        case .random, .pct: chosen = Int(random.next() % 2)
+        case .replay(let script): chosen = step < script.count ? min(script[step], 1) : 0
+        }
+        record(chosen, of: 2) { .lateInLeeway(work, leeway: leeway) }
+        return chosen == 1
+    }
+
+    /// Records choice `chosen` among `count` candidates, and the departure `departure` describes if it is not the
+    /// first.
+    private mutating func record(_ chosen: Int, of count: Int, departure: () -> Deviation.Kind) {
+        if chosen != 0 { deviations.append(Deviation(choice: choices.count, kind: departure())) }
+        choices.append(chosen)
+        candidateCounts.append(count)
     }
 }
 
