@@ -76,7 +76,7 @@ let package = Package(
             name: "ExecDispatchTests", dependencies: ["ExecDispatch", "ExecMutex"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExecKitTests",
-            dependencies: ["ExecKit", "ExecKitMainQueueProbe", "ExecTestSupport"],
+            dependencies: ["ExecKit", "ExecKitMainQueueProbe", "ExecKitAsyncMainProbe", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -111,6 +111,13 @@ let package = Package(
             name: "ExecKitMainQueueProbe",
             dependencies: ["ExecKit", "CExecDispatchShims"],
             path: "Tests/ExecKitMainQueueProbe",
+            swiftSettings: strictSettings
+        ),
+        // A helper process for ExecKitTests: checks `.main` in an async `@main` program.
+        .executableTarget(
+            name: "ExecKitAsyncMainProbe",
+            dependencies: ["ExecKit", "ExecMutex"],
+            path: "Tests/ExecKitAsyncMainProbe",
             swiftSettings: strictSettings
         ),
     ],

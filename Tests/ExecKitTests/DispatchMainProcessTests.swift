@@ -8,8 +8,8 @@ import Testing
 // watchOS and visionOS without them.
 #if os(macOS) || os(Linux) || os(Windows)
 
-/// `.main` in a process that called `dispatchMain()` (the main queue runs on a worker thread there) and in one driven by
-/// Foundation's `RunLoop` (on the initial thread).
+/// `.main` in a process that called `dispatchMain()` (the main queue runs on a worker thread there), in one driven by
+/// Foundation's `RunLoop` (on the initial thread), and in an async `@main` program.
 @Suite struct DispatchMainProcessTests {
     // Guarantees: G-main-actor-agrees
     @Test(arguments: ["dispatchMain", "runloop", "noreader"])
@@ -34,6 +34,32 @@ import Testing
         #expect(printed.contains("ok   a .main callback is isolated to MainActor"), "probe output:\n\(printed)")
         #expect(printed.contains("ok   .main timers fire on the main queue"), "probe output:\n\(printed)")
         #expect(printed.contains("ok   a released .main timer never fires"), "probe output:\n\(printed)")
+    }
+
+    /// An async `@main` program: after its first suspension the runtime runs the main actor on the main queue, from a
+    /// worker thread on Linux; `.main` agrees with `MainActor` there (issue #32: this driver was untested).
+    // Guarantees: G-main-actor-agrees, G-main-inline-on-main-queue
+    @Test func mainMeansTheMainQueueInAnAsyncMainProgram() throws {
+        let probe = try #require(
+            builtProduct(named: "ExecKitAsyncMainProbe"),
+            "build the ExecKitAsyncMainProbe product first (swift build): not found above this test binary")
+        let process = Process()
+        process.executableURL = probe
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "probe output:\n\(printed)")
+        for line in [
+            "ok   on the main actor after the first suspension, .main.isCurrent",
+            "ok   from the main actor, .main.invoke runs the block at once",
+            "ok   a .main callback invoked from another thread is isolated to MainActor",
+            "ok   .main timers fire on the main queue, isolated to MainActor",
+            "ok   a task started with Exec.main.task runs on the main actor",
+        ] {
+            #expect(printed.contains(line), "probe output:\n\(printed)")
+        }
     }
 }
 #endif
