@@ -313,4 +313,38 @@ import Testing
         #expect(departure.hasPrefix("timer on \"main\", due at 0.01 s"))
         #expect(departure.hasSuffix("fired at the end of its leeway, 0.01 seconds late"))
     }
+
+    /// With a spread, a hop takes the coordinator's latency or the latency plus the spread: a block queued with a
+    /// 1 ms hop arrives before or after a timer due at 1.5 ms. A replay with the same latency and spread makes the
+    /// same choice.
+    // Guarantees: G-explore-hop-spread
+    @Test func aHopTakesTheLatencyOrTheLatencyPlusTheSpread() {
+        let seen = Shared<Set<[String]>>([])
+        let report = TestCoordinator.explore(
+            .exhaustive, iterations: 10, hopLatency: .milliseconds(1), hopLatencySpread: .milliseconds(1)
+        ) { coordinator in
+            let log = Self.hopAndTimer(coordinator)
+            seen.update { _ = $0.insert(log) }
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(
+            seen.value == [["hop at 0.001 seconds", "timer"], ["timer", "hop at 0.002 seconds"]])
+
+        let replayed = TestCoordinator(
+            hopLatency: .milliseconds(1), hopLatencySpread: .milliseconds(1), ordering: .replay("1"))
+        #expect(Self.hopAndTimer(replayed) == ["timer", "hop at 0.002 seconds"])
+        let fixed = TestCoordinator(hopLatency: .milliseconds(1), hopLatencySpread: .milliseconds(1))
+        #expect(Self.hopAndTimer(fixed) == ["hop at 0.001 seconds", "timer"], "the fixed order takes the latency")
+    }
+
+    private static func hopAndTimer(_ coordinator: TestCoordinator) -> [String] {
+        let log = Shared<[String]>([])
+        let timer = coordinator.serialQueue(named: "timer").singleTimer(interval: .microseconds(1_500)) {
+            log.update { $0.append("timer") }
+        }
+        coordinator.serialQueue(named: "hop").invoke { log.update { $0.append("hop at \(coordinator.elapsed)") } }
+        coordinator.advance(by: .milliseconds(5))
+        withExtendedLifetime(timer) {}
+        return log.value
+    }
 }

@@ -33,9 +33,11 @@ extension TestCoordinator {
     ///     ``ExplorationStrategy/replay(_:)``.
     ///   - iterations: How many runs at most (a replay makes one).
     ///   - seed: Where the strategy's random choices start: the same seed, the same runs.
-    ///   - recordsCallSites: As for ``init(recordsCallSites:hopLatency:ordering:)``; the report names the scheduling
+    ///   - recordsCallSites: As for ``init(recordsCallSites:hopLatency:hopLatencySpread:ordering:)``; the report names the scheduling
     ///     lines only when `true`.
-    ///   - hopLatency: As for ``init(recordsCallSites:hopLatency:ordering:)``.
+    ///   - hopLatency: As for ``init(recordsCallSites:hopLatency:hopLatencySpread:ordering:)``.
+    ///   - hopLatencySpread: How much longer than `hopLatency` each hop may take: each run chooses, per hop, the
+    ///     latency or the latency plus this, as it chooses among orderings. <!-- G-explore-hop-spread -->
     ///   - stepLimit: How many pieces of work one run may run. A run whose work is still due after that many fails as
     ///     a livelock (work that keeps scheduling work at the same instant, or two queues that keep waking each
     ///     other), and the report lists the last pieces that ran; the run's `runUntilIdle()` and `advance` calls
@@ -55,6 +57,7 @@ extension TestCoordinator {
         seed: UInt64 = 0,
         recordsCallSites: Bool = true,
         hopLatency: Duration = .zero,
+        hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -64,15 +67,16 @@ extension TestCoordinator {
         var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
-                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
+                ordering: ordering, stepLimit: stepLimit)
             let failure = RunFailure.capture { try body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:stepLimit:fileID:line:_:reportFailure:)-25nn7`` for a
-    /// body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:fileID:line:_:reportFailure:)``
+    /// for a body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
     /// actor (`isolation`), so a `@MainActor` test may call it. A body that does not await takes the synchronous
     /// form, in an async test too.
     @discardableResult
@@ -82,6 +86,7 @@ extension TestCoordinator {
         seed: UInt64 = 0,
         recordsCallSites: Bool = true,
         hopLatency: Duration = .zero,
+        hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
         fileID: StaticString = #fileID,
         line: UInt = #line,
@@ -92,7 +97,8 @@ extension TestCoordinator {
         var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
-                recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
+                recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
+                ordering: ordering, stepLimit: stepLimit)
             let failure = await RunFailure.capture(isolation: isolation) { try await body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
         }

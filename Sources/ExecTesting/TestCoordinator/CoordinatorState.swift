@@ -271,6 +271,18 @@ struct CoordinatorState: Sendable {
         return slots[key.slot].work
     }
 
+    /// When a hop due at `deadline` arrives: then, or, with a ``chooser``, where the chooser puts it in the `spread`
+    /// that follows (its start or its end).
+    mutating func hopArrival(of work: ScheduledWork, dueAt deadline: UInt64, spread: UInt64) -> UInt64 {
+        guard chooser != nil else { return deadline }
+        let pending = PendingWork(
+            kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
+            sequence: nextSequence, origin: work.origin)
+        guard chooser!.choosesLater(.slowHop(pending, by: spread)) else { return deadline }
+        let (late, overflow) = deadline.addingReportingOverflow(spread)
+        return overflow ? .max : late
+    }
+
     /// When a timer's firing due at `deadline` fires: at the deadline, or, with a ``chooser`` and a leeway, where the
     /// chooser puts it in the leeway (its start or its end).
     mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64) -> UInt64 {
@@ -278,7 +290,7 @@ struct CoordinatorState: Sendable {
         let pending = PendingWork(
             kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
             sequence: nextSequence, origin: work.origin)
-        guard chooser!.choosesLateFiring(of: pending, leeway: work.leeway) else { return deadline }
+        guard chooser!.choosesLater(.lateInLeeway(pending, leeway: work.leeway)) else { return deadline }
         let (late, overflow) = deadline.addingReportingOverflow(work.leeway)
         return overflow ? .max : late
     }

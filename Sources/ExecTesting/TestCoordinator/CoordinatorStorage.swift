@@ -15,6 +15,8 @@ final class CoordinatorStorage: Sendable {
     let recordsCallSites: Bool
     /// How much later than now a queued block or task job is due, in nanoseconds: zero, or a test's per-hop latency.
     let hopLatency: UInt64
+    /// How much longer than `hopLatency` an exploring coordinator may make a hop, in nanoseconds (zero: no choice).
+    let hopLatencySpread: UInt64
     /// Marks the coordinator gone and discards what is pending, in one step: work scheduled afterwards is refused,
     /// which drops it as a discard does (task and actor jobs then go to real executors, so that their tasks finish; a
     /// sleep wakes with `CancellationError`).
@@ -33,10 +35,10 @@ final class CoordinatorStorage: Sendable {
 
     /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, from a
     /// global queue: the caller may hold a lock that the drop takes (a sleeper scheduling its wake-up does).
-    private func add(_ work: ScheduledWork, at deadline: (CoordinatorState) -> UInt64) -> WorkToken {
+    private func add(_ work: ScheduledWork, at deadline: (inout CoordinatorState) -> UInt64) -> WorkToken {
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
             guard !state.isClosed else { return (.none, work) }
-            return (state.schedule(work, at: deadline(state)), nil)
+            return (state.schedule(work, at: deadline(&state)), nil)
         }
         if let refused { DispatchQueue.global().async { refused.onDiscard?() } }
         return token
@@ -45,7 +47,11 @@ final class CoordinatorStorage: Sendable {
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
     private let stallWatchArmed = Atomic(false)
 
-    init(recordsCallSites: Bool, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed, stepLimit: Int? = nil) {
+    init(
+        recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
+        ordering: WorkOrdering = .fixed, stepLimit: Int? = nil
+    ) {
+        self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
         state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit))
         self.recordsCallSites = recordsCallSites
         self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
@@ -118,9 +124,11 @@ final class CoordinatorStorage: Sendable {
         if case .job = kind { watchForStall() }
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
         let latency = withoutHopLatency ? 0 : hopLatency
+        let spread = withoutHopLatency ? 0 : hopLatencySpread
         return add(work) { state in
             let (deadline, overflow) = state.now.addingReportingOverflow(latency)
-            return overflow ? .max : deadline
+            let due = overflow ? .max : deadline
+            return spread == 0 ? due : state.hopArrival(of: work, dueAt: due, spread: spread)
         }
     }
 

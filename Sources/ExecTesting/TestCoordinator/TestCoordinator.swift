@@ -79,18 +79,28 @@ public final class TestCoordinator: TaskLauncher {
     ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
     ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
     ///     <!-- G-virtual-hop-latency -->
+    ///   - hopLatencySpread: How much longer a hop may take under an exploring `ordering`: each hop then takes
+    ///     `hopLatency` or `hopLatency + hopLatencySpread`, as the ordering chooses (the fixed order, `hopLatency`).
+    ///     Zero unless given. <!-- G-explore-hop-spread -->
     ///   - ordering: How work that is free to run in either order is ordered: ``WorkOrdering/fixed`` (the default,
     ///     the same run every time), or a seeded exploring order, as <doc:FindingOrderingBugs> describes.
     public convenience init(
-        recordsCallSites: Bool = true, hopLatency: Duration = .zero, ordering: WorkOrdering = .fixed
+        recordsCallSites: Bool = true, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
+        ordering: WorkOrdering = .fixed
     ) {
-        self.init(recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: nil)
+        self.init(
+            recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
+            ordering: ordering, stepLimit: nil)
     }
 
     /// A coordinator that runs at most `stepLimit` pieces of work (`nil`: no limit), for an exploration's runs.
-    init(recordsCallSites: Bool, hopLatency: Duration, ordering: WorkOrdering, stepLimit: Int?) {
+    init(
+        recordsCallSites: Bool, hopLatency: Duration, hopLatencySpread: Duration, ordering: WorkOrdering,
+        stepLimit: Int?
+    ) {
         storage = CoordinatorStorage(
-            recordsCallSites: recordsCallSites, hopLatency: hopLatency, ordering: ordering, stepLimit: stepLimit)
+            recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
+            ordering: ordering, stepLimit: stepLimit)
         mainQueue = SimulatedQueue(name: "main", owner: storage)
         globalQueue = SimulatedQueue(name: "global", owner: storage, isConcurrent: true)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)

@@ -11,6 +11,8 @@ struct WorkChooser: Sendable {
             case order(ran: PendingWork, insteadOf: PendingWork)
             /// A timer's firing came at the end of its leeway (nanoseconds) rather than at its deadline.
             case lateInLeeway(PendingWork, leeway: UInt64)
+            /// A hop took the coordinator's latency plus its spread (nanoseconds) rather than the latency alone.
+            case slowHop(PendingWork, by: UInt64)
         }
 
         /// The index of the choice in ``WorkChooser/choices``.
@@ -25,6 +27,9 @@ struct WorkChooser: Sendable {
             case .lateInLeeway(let work, let leeway):
                 let late = Duration.nanoseconds(Int64(clamping: leeway))
                 return "\(work) fired at the end of its leeway, \(late) late"
+            case .slowHop(let work, let spread):
+                let late = Duration.nanoseconds(Int64(clamping: spread))
+                return "\(work) took the slow hop, \(late) later"
             }
         }
     }
@@ -105,10 +110,10 @@ struct WorkChooser: Sendable {
         return chosen
     }
 
-    /// Whether the firing `work` describes comes at the end of its `leeway` (`true`) or at its deadline; recorded as
-    /// a choice between two candidates, the deadline first. PCT, whose priorities order work and not time, chooses
-    /// at random here.
-    mutating func choosesLateFiring(of work: PendingWork, leeway: UInt64) -> Bool {
+    /// Whether the later of two times is taken for what `later` describes (a timer's firing at the end of its leeway,
+    /// a hop at the end of its spread) rather than the earlier; recorded as a choice between two candidates, the
+    /// earlier first. PCT, whose priorities order work and not time, chooses at random here.
+    mutating func choosesLater(_ later: Deviation.Kind) -> Bool {
         let step = choices.count
         let chosen: Int
         switch mode {
@@ -116,7 +121,7 @@ struct WorkChooser: Sendable {
         case .random, .pct: chosen = Int(random.next() % 2)
         case .replay(let script): chosen = step < script.count ? min(script[step], 1) : 0
         }
-        record(chosen, of: 2) { .lateInLeeway(work, leeway: leeway) }
+        record(chosen, of: 2) { later }
         return chosen == 1
     }
 

@@ -4,10 +4,12 @@
 ///
 /// Work due at the same virtual instant on *different* simulated queues (serial or global), on the global queue
 /// itself, or belonging to no queue (a sleeping task's wake-up) may run in any order: real queues and threads promise
-/// nothing between them. A timer with a leeway may fire anywhere in it. ``fixed`` runs work in the order it was
+/// nothing between them. A timer with a leeway may fire anywhere in it, and a hop may take longer than the
+/// coordinator's `hopLatency` (up to its `hopLatencySpread`). ``fixed`` runs work in the order it was
 /// scheduled and fires timers at their deadlines, which makes every run the same; the other orderings choose, at each
 /// such point, among the pieces that could go next, and fire a timer with a leeway either at its deadline or at the
-/// end of its leeway, so that a test sees the interleavings a real program may meet. <!-- G-explore-leeway --> What ExecKit does promise stays true in every ordering: a serial queue runs its work one
+/// end of its leeway (a hop, its latency or its latency plus the spread), so that a test sees the interleavings a
+/// real program may meet. <!-- G-explore-leeway G-explore-hop-spread --> What ExecKit does promise stays true in every ordering: a serial queue runs its work one
 /// piece at a time in FIFO order, an inline `invokeSync` runs where it is called, nothing runs before its deadline,
 /// and time moves only as the test says. <!-- G-explore-keeps-promises -->
 ///
