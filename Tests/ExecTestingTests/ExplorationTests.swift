@@ -347,4 +347,25 @@ import Testing
         withExtendedLifetime(timer) {}
         return log.value
     }
+
+    /// A spread never reorders one serial queue: a fast hop queued after a slow one on the same queue waits for it.
+    // Guarantees: G-explore-hop-spread, G-explore-keeps-promises
+    @Test func hopsOnOneSerialQueueKeepTheirOrderWhateverTheirLatency() {
+        let seen = Shared<Set<[String]>>([])
+        let report = TestCoordinator.explore(
+            .exhaustive, iterations: 20, hopLatency: .milliseconds(1), hopLatencySpread: .milliseconds(1)
+        ) { coordinator in
+            let log = Shared<[String]>([])
+            let queue = coordinator.serialQueue(named: "fifo")
+            queue.invoke { log.update { $0.append("a") } }
+            queue.invoke { log.update { $0.append("b") } }
+            coordinator.global.invoke { log.update { $0.append("g") } }
+            coordinator.advance(by: .milliseconds(5))
+            let order = log.value
+            seen.update { _ = $0.insert(order) }
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value.allSatisfy { $0.firstIndex(of: "a")! < $0.firstIndex(of: "b")! }, "\(seen.value)")
+        #expect(seen.value.count > 1, "the global block moves around the queue's two")
+    }
 }

@@ -43,6 +43,8 @@ struct CoordinatorState: Sendable {
     private var recentWork: [PendingWork] = []
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     private(set) var livelock: [PendingWork]?
+    /// With a hop spread: the latest arrival given to a hop on each serial queue, which later hops there never beat.
+    private var latestHopArrival: [ObjectIdentifier: UInt64] = [:]
 
     /// A coordinator's state at the start of virtual time, nothing pending, ordering work as `ordering` says, and
     /// running at most `stepLimit` pieces of work (no limit when `nil`).
@@ -272,15 +274,22 @@ struct CoordinatorState: Sendable {
     }
 
     /// When a hop due at `deadline` arrives: then, or, with a ``chooser``, where the chooser puts it in the `spread`
-    /// that follows (its start or its end).
+    /// that follows (its start or its end). Never before a hop queued earlier on the same serial queue: a fast hop
+    /// waits for a slow one ahead of it, so the queue keeps its FIFO order.
     mutating func hopArrival(of work: ScheduledWork, dueAt deadline: UInt64, spread: UInt64) -> UInt64 {
         guard chooser != nil else { return deadline }
         let pending = PendingWork(
             kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
             sequence: nextSequence, origin: work.origin)
-        guard chooser!.choosesLater(.slowHop(pending, by: spread)) else { return deadline }
-        let (late, overflow) = deadline.addingReportingOverflow(spread)
-        return overflow ? .max : late
+        var arrival = deadline
+        if chooser!.choosesLater(.slowHop(pending, by: spread)) {
+            let (late, overflow) = deadline.addingReportingOverflow(spread)
+            arrival = overflow ? .max : late
+        }
+        guard let queue = work.queue, !queue.isConcurrent else { return arrival }
+        arrival = max(arrival, latestHopArrival[ObjectIdentifier(queue)] ?? 0)
+        latestHopArrival[ObjectIdentifier(queue)] = arrival
+        return arrival
     }
 
     /// When a timer's firing due at `deadline` fires: at the deadline, or, with a ``chooser`` and a leeway, where the
