@@ -9,13 +9,18 @@ import ExecKit
 import ExecMutex
 import Foundation
 
+/// Writes `line` at once, unbuffered: a check that traps still leaves the lines before it in the pipe.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 func check(_ condition: Bool, _ what: String) {
-    print(condition ? "ok   \(what)" : "FAIL \(what)")
+    say(condition ? "ok   \(what)" : "FAIL \(what)")
     if !condition { exit(1) }
 }
 
 DispatchQueue.global().asyncAfter(deadline: .now() + 20) {
-    print("FAIL timed out")
+    say("FAIL timed out")
     exit(2)
 }
 

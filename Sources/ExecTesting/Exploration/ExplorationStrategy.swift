@@ -92,7 +92,8 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var lines = [
             "ExecTesting: exploration (\(strategy), seed \(seed)) failed at run \(run): \(error)",
-            "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")).",
+            "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")), "
+                + "with the same hopLatency and hopLatencySpread.",
         ]
         if departures.isEmpty {
             lines.append("It fails in the fixed order too: no departure from it is needed.")

@@ -268,7 +268,7 @@ struct CoordinatorState: Sendable {
         nextSequence += 1
         slots[key.slot].sequence = sequence
         slots[key.slot].work?.repetition?.firings += 1
-        let firing = slots[key.slot].work.map { firingTime(of: $0, dueAt: repetition.nextDeadline) }
+        let firing = slots[key.slot].work.map { firingTime(of: $0, dueAt: repetition.nextDeadline, sequence: sequence) }
         heap.insert(.init(deadline: max(firing ?? repetition.nextDeadline, now), sequence: sequence, slot: key.slot))
         return slots[key.slot].work
     }
@@ -294,13 +294,17 @@ struct CoordinatorState: Sendable {
 
     /// When a timer's firing due at `deadline` fires: at the deadline, or, with a ``chooser`` and a leeway, where the
     /// chooser puts it in the leeway (its start or its end).
-    mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64) -> UInt64 {
-        guard work.leeway > 0, chooser != nil else { return deadline }
+    /// A periodic timer's leeway stops short of its period, so that a late firing never meets the next one.
+    ///
+    /// - Parameter sequence: The sequence number the firing takes (the next one, unless the caller took it already).
+    mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64, sequence: UInt64? = nil) -> UInt64 {
+        let leeway = work.repetition.map { min(work.leeway, $0.period - 1) } ?? work.leeway
+        guard leeway > 0, chooser != nil else { return deadline }
         let pending = PendingWork(
             kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
-            sequence: nextSequence, origin: work.origin)
-        guard chooser!.choosesLater(.lateInLeeway(pending, leeway: work.leeway)) else { return deadline }
-        let (late, overflow) = deadline.addingReportingOverflow(work.leeway)
+            sequence: sequence ?? nextSequence, origin: work.origin)
+        guard chooser!.choosesLater(.lateInLeeway(pending, leeway: leeway)) else { return deadline }
+        let (late, overflow) = deadline.addingReportingOverflow(leeway)
         return overflow ? .max : late
     }
 

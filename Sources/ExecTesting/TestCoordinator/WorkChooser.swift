@@ -54,6 +54,8 @@ struct WorkChooser: Sendable {
     // (1 <= i < depth), below every initial priority.
     private var priorities: [Chain: Int] = [:]
     private var changePoints: [Int: Int] = [:]
+    /// How many ordering choices (not leeway or hop ones) have been made: PCT's steps, which change points count.
+    private var orderingChoices = 0
     private let depth: Int
 
     init(_ ordering: WorkOrdering) {
@@ -81,6 +83,7 @@ struct WorkChooser: Sendable {
     /// ``TestCoordinator/pendingWork`` would describe it, with its chain; returns its index and records the choice.
     mutating func choose(among candidates: [(work: PendingWork, chain: Chain)]) -> Int {
         let step = choices.count
+        defer { orderingChoices += 1 }
         let chosen: Int
         switch mode {
         case .fixed:
@@ -100,7 +103,7 @@ struct WorkChooser: Sendable {
                 best = index
             }
             chosen = best
-            if let lowered = changePoints[step] {
+            if let lowered = changePoints[orderingChoices] {
                 priorities[candidates[chosen].chain] = lowered
             }
         }

@@ -34,7 +34,8 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
     /// Probabilistic concurrency testing (PCT; Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010), from
     /// `seed`. Work forms chains, PCT's threads: each serial queue is one, and each piece of work on the global queue
     /// or in no queue is one of its own. Each chain gets a random priority, the highest-priority chain's work goes
-    /// first, and `depth - 1` change points k₁ … k₍d−1₎ are drawn among the first `expectedSteps` choices: at kᵢ, the
+    /// first, and `depth - 1` change points k₁ … k₍d−1₎ are drawn among the first `expectedSteps` ordering choices (choices
+    /// of leeway or hop latency, which PCT makes at random, do not count): at kᵢ, the
     /// chain that runs drops to priority i, below every other. This is the paper's algorithm, with its guarantee: for
     /// work in `n` chains taking at most `k` (`expectedSteps`) choices, a run finds a given ordering bug of depth `d`
     /// (one that shows only when `d` pieces of work happen in a particular order) with probability at least
