@@ -213,17 +213,15 @@ struct CoordinatorState: Sendable {
     private mutating func pick(from candidates: [WorkHeap.Key]) -> WorkHeap.Key {
         guard candidates.count > 1, chooser != nil else { return candidates[0] }
         let described = candidates.map { key -> (work: PendingWork, chain: WorkChooser.Chain) in
-            let work = slots[key.slot].work
+            // A live key's slot holds its work (an emptied slot's sequence is `.max`, which no key has).
+            let work = slots[key.slot].work!
             let chain: WorkChooser.Chain =
-                if let queue = work?.queue, !queue.isConcurrent {
+                if let queue = work.queue, !queue.isConcurrent {
                     .queue(ObjectIdentifier(queue))
                 } else {
                     .work(slots[key.slot].id)
                 }
-            let pending = PendingWork(
-                kind: work?.kind ?? .block, queueName: work?.queue?.name,
-                deadline: DispatchTime(uptimeNanoseconds: key.deadline), sequence: key.sequence, origin: work?.origin)
-            return (pending, chain)
+            return (PendingWork(work, dueAt: key.deadline, sequence: key.sequence), chain)
         }
         return candidates[chooser!.choose(among: described)]
     }
@@ -255,13 +253,10 @@ struct CoordinatorState: Sendable {
     private mutating func handOut(_ key: WorkHeap.Key) -> ScheduledWork? {
         if let left = stepsLeft {
             stepsLeft = left - 1
-            let work = slots[key.slot].work
             if recentWork.count == 6 { recentWork.removeFirst() }
-            recentWork.append(
-                PendingWork(
-                    kind: work?.kind ?? .block, queueName: work?.queue?.name,
-                    deadline: DispatchTime(uptimeNanoseconds: key.deadline), sequence: key.sequence,
-                    origin: work?.origin))
+            if let work = slots[key.slot].work {
+                recentWork.append(PendingWork(work, dueAt: key.deadline, sequence: key.sequence))
+            }
         }
         guard let repetition = slots[key.slot].work?.repetition else { return take(key.slot) }
         let sequence = nextSequence
@@ -278,9 +273,7 @@ struct CoordinatorState: Sendable {
     /// waits for a slow one ahead of it, so the queue keeps its FIFO order.
     mutating func hopArrival(of work: ScheduledWork, dueAt deadline: UInt64, spread: UInt64) -> UInt64 {
         guard chooser != nil else { return deadline }
-        let pending = PendingWork(
-            kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
-            sequence: nextSequence, origin: work.origin)
+        let pending = PendingWork(work, dueAt: deadline, sequence: nextSequence)
         var arrival = deadline
         if chooser!.choosesLater(.slowHop(pending, by: spread)) {
             let (late, overflow) = deadline.addingReportingOverflow(spread)
@@ -300,9 +293,7 @@ struct CoordinatorState: Sendable {
     mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64, sequence: UInt64? = nil) -> UInt64 {
         let leeway = work.repetition.map { min(work.leeway, $0.period - 1) } ?? work.leeway
         guard leeway > 0, chooser != nil else { return deadline }
-        let pending = PendingWork(
-            kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
-            sequence: sequence ?? nextSequence, origin: work.origin)
+        let pending = PendingWork(work, dueAt: deadline, sequence: sequence ?? nextSequence)
         guard chooser!.choosesLater(.lateInLeeway(pending, leeway: leeway)) else { return deadline }
         let (late, overflow) = deadline.addingReportingOverflow(leeway)
         return overflow ? .max : late

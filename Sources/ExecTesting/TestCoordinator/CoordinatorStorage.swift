@@ -292,13 +292,7 @@ final class CoordinatorStorage: Sendable {
     /// Every pending piece of work, in run order; each call site is resolved when first read, outside the lock.
     var pendingWork: [PendingWork] {
         state.withLock { $0.pendingInOrder }.map { key, work in
-            PendingWork(
-                kind: work.kind,
-                queueName: work.queue?.name,
-                deadline: DispatchTime(uptimeNanoseconds: key.deadline),
-                sequence: key.sequence,
-                origin: work.origin
-            )
+            PendingWork(work, dueAt: key.deadline, sequence: key.sequence)
         }
     }
 

@@ -40,6 +40,16 @@ struct ScheduledWork: Sendable {
     }
 }
 
+extension PendingWork {
+    /// How ``TestCoordinator/pendingWork`` and an exploration's report describe `work`, due at `deadline` (uptime
+    /// nanoseconds) with sequence number `sequence`; its call site is resolved only when read.
+    init(_ work: ScheduledWork, dueAt deadline: UInt64, sequence: UInt64) {
+        self.init(
+            kind: work.kind, queueName: work.queue?.name, deadline: DispatchTime(uptimeNanoseconds: deadline),
+            sequence: sequence, origin: work.origin)
+    }
+}
+
 /// Names one scheduled piece of work (all firings of a periodic timer included) so that it can be cancelled; a token
 /// whose work has run for the last time or was cancelled is stale, and cancelling it does nothing.
 struct WorkToken: Sendable, Equatable {
