@@ -14,18 +14,8 @@ import Testing
     // Guarantees: G-main-actor-agrees
     @Test(arguments: ["dispatchMain", "runloop", "noreader"])
     func mainMeansTheMainQueueInAProcessDrivenBy(driver: String) throws {
-        let probe = try #require(
-            builtProduct(named: "ExecKitMainQueueProbe"),
-            "build the ExecKitMainQueueProbe product first (swift build): not found above this test binary")
-        let process = Process()
-        process.executableURL = probe
-        process.arguments = [driver]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "probe output:\n\(printed)")
+        let (status, printed) = try Self.run("ExecKitMainQueueProbe", arguments: [driver])
+        #expect(status == 0, "probe output:\n\(printed)")
         let fastPath =
             driver == "noreader"
             ? "ok   without the reader, the fast main-queue check stays off"
@@ -40,17 +30,8 @@ import Testing
     /// worker thread on Linux; `.main` agrees with `MainActor` there (issue #32: this driver was untested).
     // Guarantees: G-main-actor-agrees, G-main-inline-on-main-queue
     @Test func mainMeansTheMainQueueInAnAsyncMainProgram() throws {
-        let probe = try #require(
-            builtProduct(named: "ExecKitAsyncMainProbe"),
-            "build the ExecKitAsyncMainProbe product first (swift build): not found above this test binary")
-        let process = Process()
-        process.executableURL = probe
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "probe output:\n\(printed)")
+        let (status, printed) = try Self.run("ExecKitAsyncMainProbe", arguments: [])
+        #expect(status == 0, "probe output:\n\(printed)")
         for line in [
             "ok   on the main actor after the first suspension, .main.isCurrent",
             "ok   from the main actor, .main.invoke runs the block at once",
@@ -60,6 +41,22 @@ import Testing
         ] {
             #expect(printed.contains(line), "probe output:\n\(printed)")
         }
+    }
+
+    /// Runs the probe `product` (built beside this test binary) with `arguments`; its exit status and standard output.
+    private static func run(_ product: String, arguments: [String]) throws -> (status: Int32, printed: String) {
+        let probe = try #require(
+            builtProduct(named: product),
+            "build the \(product) product first (swift build): not found above this test binary")
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, printed)
     }
 }
 #endif
