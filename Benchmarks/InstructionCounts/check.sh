@@ -33,6 +33,9 @@ swift build -c release --product InstructionCounts >/dev/null
 # Guarantees: G-direct-cost-call (the two .direct rows), G-hub-post-cost (the NotificationHub rows)
 # Guarantees: G-dispatch-main-cost (.main's row), G-mutex-sync-cost (the PThreadMutex row)
 # Guarantees: G-timer-schedule-cost (the schedule+cancel rows, with Thresholds/'s one allocation)
+# Guarantees: G-hub-name-cost (the long name's row), G-hub-post-scales-with-matching (the other names' row)
+# Guarantees: G-dispatch-iscurrent-cost (the isCurrent row), G-virtual-override-cost (the two rows after an override)
+# Guarantees: G-virtual-cost-log-n (the two TestCoordinator rows)
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
@@ -47,6 +50,13 @@ rows=(
     "timer schedule+cancel on a private queue, against .utility's|timerScheduleCancel asyncQueue|timerScheduleCancel utility|1.05|caller"
     "NotificationHub.post, 1 .direct observer|hubPost direct|notificationCenterPost direct|0.04"
     "NotificationHub.post, 100 .direct observers|hubPost100 direct|notificationCenterPost100 direct|0.06"
+    "NotificationHub.post with a 10,000-character name, against a short one|hubPostLongName direct|hubPost direct|1.01"
+    "NotificationHub.post beside 1,000 observers of other names, against none|hubPostAmongOthers direct|hubPost direct|1.1"
+    "DispatchQueue.isCurrent, against two getSpecific calls|queueIsCurrent direct|getSpecificTwice direct|0.75"
+    ".direct.invoke once an override has been installed, against never|invokeWithLiteral directAfterOverride|invokeWithLiteral direct|1.0"
+    ".main.invoke on the main queue once an override has been installed|invokeWithLiteral mainAfterOverride|invokeWithLiteral main|1.0"
+    "TestCoordinator block scheduled and run, 100,000 timers pending against 100|coordinatorPending direct 5000 100000|coordinatorPending direct 5000 100|1.4"
+    "TestCoordinator periodic firing, against a block through a plain binary heap|coordinatorPeriodic direct|binaryHeap direct|0.4"
 )
 
 # Instructions per operation of one side of a row, counted as the row's last field says.
@@ -88,10 +98,13 @@ done
 # process-wide count from run to run), counted as malloc calls under callgrind (mallocs.sh), which repeat.
 # row | operation and context | largest mallocs per operation allowed
 # Guarantees: G-task-job-allocations (no box per job on .default's executor)
+# Guarantees: G-perform-no-closure-alloc (perform's row), G-virtual-task-executor-cost (the TestCoordinator's row)
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
     "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"
     "SerialTaskQueue operation on .default (issue #27: task, slab, the operation's closure and the queue's one)|serialTaskQueue default|4.05"
+    "perform on .utility with a capturing closure literal (the hop's block and the caller's resumption; not the literal)|perform utility|3.05"
+    "a task on a TestCoordinator's executor, started and awaited (task, slab, two jobs of three allocations)|coordinatorTaskStart direct|8.05"
 )
 echo
 echo "| row | mallocs per op | limit |"

@@ -106,6 +106,15 @@ import Testing
         await task.value
     }
 
+    // Guarantees: G-virtual-task-executor-cost (the same executor on every access; its allocations per job are
+    //   Benchmarks/InstructionCounts/check.sh's TestCoordinator malloc row)
+    @Test func theTaskExecutorIsTheSameObjectOnEveryAccess() {
+        let coordinator = TestCoordinator()
+        #expect(coordinator.taskExecutor === coordinator.taskExecutor)
+        #expect(coordinator.global.taskExecutor === coordinator.taskExecutor)
+        #expect(TestCoordinator().taskExecutor !== coordinator.taskExecutor)
+    }
+
     // Guarantees: G-virtual-job-due-at-once
     @Test func aTaskAwaitsACallbackAPIDeliveredOnACoordinatorContext() async throws {
         let coordinator = TestCoordinator()

@@ -10,7 +10,7 @@ extension TestCoordinator {
     ///   yielding. <!-- G-virtual-job-due-at-once --> The task's child tasks and `async let`s run here too; a call into
     ///   an actor runs on the actor's executor instead, outside the coordinator's
     ///   control. <!-- G-virtual-task-executor -->
-    /// - Cost: two allocations per job, plus a scheduling (O(log n)). The same executor on every access.
+    /// - Cost: three allocations per job, plus a scheduling (O(log n)). The same executor on every access.
     ///   <!-- G-virtual-task-executor-cost -->
     public var taskExecutor: any TaskExecutor { globalExecutor }
 

@@ -35,9 +35,18 @@
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does |
 //              coordinatorCallSites: the same with call sites recorded (the coordinator's default) | binaryHeap: the
 //              floor, the same blocks through a lock and an array-backed binary heap of closures
+//   hubPostLongName: hubPost with a name of 10,000 characters | hubPostAmongOthers: hubPost with 1,000 observers of
+//              other names besides (CONTEXT ignored)
+//   queueIsCurrent: ExecDispatch's `DispatchQueue.isCurrent` from outside a private queue | getSpecificTwice: its
+//              peer, `DispatchQueue.getSpecific(key:)` and the queue's `getSpecific(key:)` (CONTEXT ignored)
+//   coordinatorPending: SIZE timers pending an hour or two away on a TestCoordinator, then N blocks each scheduled
+//              and run by `runUntilIdle` | coordinatorPeriodic: N firings of one 100 ms periodic timer in one
+//              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored)
+//   perform: a task awaits N `context.perform { }` calls, each a closure literal capturing a local
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue | serialized (`Exec.direct.serialized()`,
-//              a MutexContext)
+//              a MutexContext) | directAfterOverride, mainAfterOverride (.direct or .main, once a TestCoordinator's
+//              `overridingSharedContexts` has run)
 
 import ExecKit
 import ExecNotifications
@@ -129,6 +138,7 @@ let completion: @Sendable () -> Void = {
 
 extension NotificationName where Payload == Int {
     static let tick = NotificationName("InstructionCounts.tick")
+    static let longTick = NotificationName(String(repeating: "InstructionCounts.longTick.", count: 385))
 }
 
 // Loops in functions of their own: inside `run`, which is large, the optimizer declines to inline what it would
@@ -250,6 +260,19 @@ extension Duration {
     case "mutexSync": mutexSyncLoop()  // PThreadMutex, any CONTEXT
     case "rawMutex": rawMutexLoop()  // the peer: pthread_mutex_lock/unlock on a mutex allocated once, any CONTEXT
     case "isCurrent": for _ in 0..<count { consume(context.isCurrent ? 1 : 0) }
+    case "queueIsCurrent", "getSpecificTwice":  // ExecDispatch's DispatchQueue.isCurrent, from outside the queue,
+        // and its peer: two look-ups of a queue-specific key, the current queue's and a given queue's (any CONTEXT)
+        let queue = DispatchQueue(label: "InstructionCounts.queue")
+        let key = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: key, value: 1)
+        consume(queue.isCurrent ? 1 : 0)  // the first call marks the queue; the loop measures the later ones
+        if operation == "queueIsCurrent" {
+            for _ in 0..<count { consume(queue.isCurrent ? 1 : 0) }
+        } else {
+            for _ in 0..<count {
+                consume((DispatchQueue.getSpecific(key: key) ?? 0) &+ (queue.getSpecific(key: key) ?? 0))
+            }
+        }
     case "timestamp": for _ in 0..<count { consume(Int(truncatingIfNeeded: context.timestamp().uptimeNanoseconds)) }
     case "timerScheduleCancel":
         for _ in 0..<count { context.singleTimer(interval: .seconds(3_600)) {}.cancel() }
@@ -261,6 +284,19 @@ extension Duration {
         let observations = (0..<observers).map { _ in hub.addObserver(for: .tick) { counter.value &+= $0 } }
         for index in 0..<count { hub.post(.tick, payload: index) }
         withExtendedLifetime(observations) {}
+    case "hubPostLongName":  // hubPost with a 10,000-character name: a post does no string work
+        let hub = NotificationHub()
+        let observation = hub.addObserver(for: .longTick) { counter.value &+= $0 }
+        for index in 0..<count { hub.post(.longTick, payload: index) }
+        withExtendedLifetime(observation) {}
+    case "hubPostAmongOthers":  // hubPost with 1,000 observers of 1,000 other names beside the one matching
+        let hub = NotificationHub()
+        let others = (0..<1_000).map { index in
+            hub.addObserver(for: NotificationName<Int>("InstructionCounts.other.\(index)")) { counter.value &+= $0 }
+        }
+        let observation = hub.addObserver(for: .tick) { counter.value &+= $0 }
+        for index in 0..<count { hub.post(.tick, payload: index) }
+        withExtendedLifetime((others, observation)) {}
     case "notificationCenterPost", "notificationCenterPost100", "notificationCenterPostObservers":
         let center = NotificationCenter()
         let name = Notification.Name("InstructionCounts.tick")
@@ -353,6 +389,41 @@ extension Duration {
         coordinator.advance(by: .seconds(3_600))
         precondition(counter.value == count, "every timer fired")
         withExtendedLifetime(timers) {}
+    case "coordinatorPending":  // SIZE timers pending on a TestCoordinator, then N scheduled and run one at a time
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        var delays = Delays()
+        let pending = (0..<size).map { _ in coordinator.global.singleTimer(interval: delays.next()!) {} }
+        for _ in 0..<count {
+            coordinator.global.invoke { counter.value &+= 1 }
+            coordinator.runUntilIdle()
+        }
+        precondition(counter.value == count, "every block ran")
+        withExtendedLifetime(pending) {}
+    case "coordinatorPeriodic":  // N firings of one periodic timer of 100 ms, run by one advance
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        let timer = coordinator.global.periodicTimer(interval: .milliseconds(100)) { counter.value &+= 1 }
+        coordinator.advance(by: .milliseconds(100) * count)
+        precondition(counter.value == count, "every firing ran")
+        withExtendedLifetime(timer) {}
+    case "coordinatorTaskStart":  // taskStart on a TestCoordinator's task executor, the jobs run by runUntilIdle
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        let executor = coordinator.taskExecutor
+        Task(executorPreference: executor) {
+            var total = 0
+            for _ in 0..<count { total &+= await Task(executorPreference: executor) { 1 }.value }
+            counter.value &+= total
+        }
+        coordinator.runUntilIdle()
+        precondition(counter.value == count, "every task ran")
+    case "perform":  // a task awaits N `perform` calls on CONTEXT, each a closure literal capturing a local
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            var total = 0
+            for index in 0..<count { total &+= await context.perform { index &+ 1 } }
+            counter.value &+= total
+            finished.signal()
+        }
+        finished.wait()
     case "binaryHeap":  // the floor of coordinator: a lock and an array-backed binary heap of closures
         let heap = PlainHeapCoordinator()
         var state: UInt64 = 1
@@ -380,6 +451,9 @@ case "mainElsewhere":
         exit(0)
     }
     while true { sleep(60) }
+case "directAfterOverride", "mainAfterOverride":  // .direct or .main once a virtual-time override has been in force
+    TestCoordinator().overridingSharedContexts {}
+    run(arguments[2] == "directAfterOverride" ? .direct : .main)
 case "default": run(.default)
 case "utility": run(.utility)
 case "asyncQueue":
