@@ -27,6 +27,12 @@ extension TestCoordinator {
     /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, write
     /// `explore { coordinator in … } reportFailure: { XCTFail($0) }`). <!-- G-explore-shrinks G-explore-reports -->
     ///
+    /// A run also fails when an inline `invokeSync` would wait forever for real: a caller inside one serial queue
+    /// waits for work on another that calls `invokeSync` back onto the first, or a `.mutex` queue is entered from
+    /// inside itself. The failure says who waits for whom and names the work that waited; the `invokeSync` returns,
+    /// and nothing more runs in that run. (A plain coordinator stops the program with a message instead.)
+    /// <!-- G-explore-deadlock -->
+    ///
     /// - Parameters:
     ///   - strategy: How runs are ordered: ``ExplorationStrategy/random`` (the default),
     ///     ``ExplorationStrategy/pct(depth:expectedSteps:)``, ``ExplorationStrategy/exhaustive`` or
@@ -105,10 +111,15 @@ extension TestCoordinator {
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// The run's outcome for the driver: its failure (a livelock first) and the choices its coordinator made.
+    /// The run's outcome for the driver: its failure (a deadlock or livelock first) and the choices its coordinator
+    /// made.
     private func outcome(_ failure: String?, stepLimit: Int) -> ExplorationDriver.Outcome {
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
+        if let deadlock = storage.deadlock {
+            failures.insert(
+                "deadlock: \(deadlock.waits)" + (deadlock.work.map { "; the work that waited: \($0)" } ?? ""), at: 0)
+        }
         if let last = storage.livelock {
             failures.insert(
                 "livelock: \(stepLimit) pieces of work ran and more were still due; the last ones: "

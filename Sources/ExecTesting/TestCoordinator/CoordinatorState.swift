@@ -43,6 +43,9 @@ struct CoordinatorState: Sendable {
     private var recentWork: [PendingWork] = []
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     private(set) var livelock: [PendingWork]?
+    /// For an exploration's run: the first deadlock an inline `invokeSync` ran into, or `nil`. Once there is one, no
+    /// more work runs (the step limit drops to zero): the run has failed.
+    private(set) var deadlock: Deadlock?
     /// With a hop spread: the latest arrival given to a hop on each serial queue, which later hops there never beat.
     private var latestHopArrival: [ObjectIdentifier: UInt64] = [:]
 
@@ -56,7 +59,25 @@ struct CoordinatorState: Sendable {
     /// Whether the step limit forbids running `key`'s work, which is due; records the livelock if so.
     private mutating func limitReached(before key: WorkHeap.Key) -> Bool {
         guard stepsLeft == 0 else { return false }
-        if livelock == nil { livelock = recentWork }
+        if livelock == nil && deadlock == nil { livelock = recentWork }
+        return true
+    }
+
+    /// What waited for what in a deadlock, and the work that made the last wait.
+    struct Deadlock: Sendable {
+        /// Who waits for whom, in words.
+        let waits: String
+        /// The piece of work running when the cycle closed (the one that waited last), if known.
+        let work: PendingWork?
+    }
+
+    /// In an exploration's run (a step limit is set), records the first deadlock and stops handing out work, and
+    /// returns `true`: the entry goes ahead, so that the caller's `invokeSync` returns and the run ends as a failure.
+    /// Outside an exploration, returns `false`: the entry fails and the program stops with a message, as it always did.
+    private mutating func failsRun(with waits: @autoclosure () -> String) -> Bool {
+        guard stepsLeft != nil else { return false }
+        if deadlock == nil { deadlock = Deadlock(waits: waits(), work: recentWork.last) }
+        stepsLeft = 0
         return true
     }
 
@@ -321,13 +342,25 @@ struct CoordinatorState: Sendable {
     /// thread's record says it is inside `queue` already.
     mutating func enter(_ queue: SimulatedQueue, on thread: UInt, isInside: Bool) -> EntryAction {
         // First: a thread lent a mutex queue by a waiting caller re-enters it, whichever thread that is.
-        if queue.isMutex && isInside { return .failReentrantMutex(queue) }
+        if queue.isMutex && isInside,
+            !failsRun(
+                with: "invokeSync onto the mutex queue \"\(queue.name)\" from inside it, directly or through other "
+                    + "queues: a real mutex queue would wait for itself")
+        {
+            return .failReentrantMutex(queue)
+        }
         if runner == 0 {
             runner = thread
             return .proceedAsRunner
         }
         if runner != thread { return .failBusyElsewhere }
-        if !isInside && held.contains(where: { $0 === queue }) { return .failHeldByWaitingCaller(queue) }
+        if !isInside, let hold = held.last(where: { $0.queue === queue }),
+            !failsRun(
+                with: "a caller inside \"\(queue.name)\" waits in invokeSync for work on \"\(hold.waitingFor.name)\", "
+                    + "and that work calls invokeSync onto \"\(queue.name)\": for real, each would wait for the other")
+        {
+            return .failHeldByWaitingCaller(queue)
+        }
         return .proceed
     }
 
@@ -341,7 +374,7 @@ struct CoordinatorState: Sendable {
 
     /// The queues held by callers that wait, in an inline `invokeSync`, for work that runs isolated: entering one of
     /// them from that work would deadlock for real.
-    private var held: [SimulatedQueue] = []
+    private var held: [(queue: SimulatedQueue, waitingFor: SimulatedQueue)] = []
 
     /// Records that the serial queues among `standing` (the simulated queues a caller stands in) stay held while
     /// work runs isolated in `queue`, as it would on the queue's own thread. Returns what ``restore(heldCount:)``
@@ -349,7 +382,7 @@ struct CoordinatorState: Sendable {
     mutating func isolate(in queue: SimulatedQueue, leaving standing: [SimulatedQueue]) -> Int {
         defer {
             // Only serial queues: a concurrent one lets the isolated work in beside the waiting caller.
-            held.append(contentsOf: standing.filter { $0 !== queue && !$0.isConcurrent })
+            held.append(contentsOf: standing.filter { $0 !== queue && !$0.isConcurrent }.map { ($0, queue) })
         }
         return held.count
     }

@@ -307,6 +307,9 @@ final class CoordinatorStorage: Sendable {
     /// The last pieces of work that ran before the step limit stopped a run, or `nil` if it never did.
     var livelock: [PendingWork]? { state.withLock { $0.livelock } }
 
+    /// The deadlock an exploration's run ran into, if any (``CoordinatorState/deadlock``).
+    var deadlock: CoordinatorState.Deadlock? { state.withLock { $0.deadlock } }
+
     /// Whether nothing is pending.
     var isIdle: Bool { state.withLock { $0.pendingCount == 0 } }
 
