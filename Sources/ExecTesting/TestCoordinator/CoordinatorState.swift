@@ -94,10 +94,10 @@ struct CoordinatorState: Sendable {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = Slot(sequence: sequence, id: sequence, work: work)
+            slots[slot] = Slot(sequence: sequence, work: work)
         } else {
             slot = slots.count
-            slots.append(Slot(sequence: sequence, id: sequence, work: work))
+            slots.append(Slot(sequence: sequence, work: work))
         }
         heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
         pendingCount += 1
@@ -215,18 +215,29 @@ struct CoordinatorState: Sendable {
     /// The work that may go next when `first` is the earliest live key: everything due at the same instant, less what
     /// a serial queue's FIFO order holds back (only the earliest of each serial queue), in fixed order.
     ///
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(k · q + c log c), for k pieces of work due then, q serial queues among them and c candidates:
+    ///   one walk of the heap's keys due then, keeping the earliest of each serial queue.
     private func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
-        let due = heap.unorderedKeys.filter { $0.deadline == first.deadline && slots[$0.slot].sequence == $0.sequence }
-        if due.count == 1 { return due }
-        var seenSerialQueues: Set<ObjectIdentifier> = []
-        return
-            due
-            .sorted { $0.precedes($1) }
-            .filter { key in
-                guard let queue = slots[key.slot].work?.queue, !queue.isConcurrent else { return true }
-                return seenSerialQueues.insert(ObjectIdentifier(queue)).inserted
+        var candidates: [WorkHeap.Key] = []
+        // Where each serial queue's earliest key so far sits in `candidates`.
+        var serialHeads: [(queue: ObjectIdentifier, index: Int)] = []
+        slots.withUnsafeBufferPointer { slots in
+            heap.forEachKey(dueAt: first.deadline) { key in
+                guard slots[key.slot].sequence == key.sequence else { return }  // stale
+                guard let id = slots[key.slot].serialQueue else {
+                    candidates.append(key)
+                    return
+                }
+                if let head = serialHeads.first(where: { $0.queue == id }) {
+                    if key.precedes(candidates[head.index]) { candidates[head.index] = key }
+                } else {
+                    serialHeads.append((id, candidates.count))
+                    candidates.append(key)
+                }
             }
+        }
+        if candidates.count > 1 { candidates.sort { $0.precedes($1) } }
+        return candidates
     }
 
     /// The chooser's pick among `candidates` (at least one, in fixed order); no choice is made, or recorded, when there
@@ -414,5 +425,15 @@ struct CoordinatorState: Sendable {
         var sequence: UInt64
         var id: UInt64
         var work: ScheduledWork?
+        /// The serial queue the work runs in, as an identity; `nil` for a concurrent queue or none. Kept beside the
+        /// work so that choosing among the work due (``freeToGoNext(from:)``) reads no reference.
+        let serialQueue: ObjectIdentifier?
+
+        init(sequence: UInt64, work: ScheduledWork) {
+            self.sequence = sequence
+            self.id = sequence
+            self.work = work
+            serialQueue = work.queue.flatMap { $0.isConcurrent ? nil : ObjectIdentifier($0) }
+        }
     }
 }

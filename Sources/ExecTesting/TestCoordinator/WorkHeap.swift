@@ -57,6 +57,24 @@ struct WorkHeap: Sendable {
     /// Every key, in no particular order.
     var unorderedKeys: [Key] { keys }
 
+    /// Calls `body` with every key whose deadline is `deadline`, the earliest in the heap (``first``'s), in no
+    /// particular order. O(k), for k such keys (stale ones included): a key's children are never earlier, so the walk
+    /// goes down only from keys due then.
+    func forEachKey(dueAt deadline: UInt64, _ body: (Key) -> Void) {
+        keys.withUnsafeBufferPointer { buffer in
+            guard let root = buffer.first, root.deadline == deadline else { return }
+            var stack = [0]
+            while let index = stack.popLast() {
+                body(buffer[index])
+                let children = 4 * index + 1
+                for child in children..<max(children, min(children + 4, buffer.count))
+                where buffer[child].deadline == deadline {
+                    stack.append(child)
+                }
+            }
+        }
+    }
+
     private static func siftUp(_ buffer: UnsafeMutableBufferPointer<Key>, from start: Int) {
         let moving = buffer[start]
         var hole = start

@@ -43,6 +43,7 @@
 //              and run by `runUntilIdle` | coordinatorPeriodic: N firings of one 100 ms periodic timer in one
 //              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored)
 //   perform: a task awaits N `context.perform { }` calls, each a closure literal capturing a local
+//   explore: N runs of `TestCoordinator.explore(.random)` of SIZE blocks on two serial queues (CONTEXT ignored)
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue | serialized (`Exec.direct.serialized()`,
 //              a MutexContext) | directAfterOverride, mainAfterOverride (.direct or .main, once a TestCoordinator's
@@ -424,6 +425,13 @@ extension Duration {
             finished.signal()
         }
         finished.wait()
+    case "explore":  // N exploration runs (random order) of SIZE blocks, half on each of two serial queues
+        let report = TestCoordinator.explore(.random, iterations: count, recordsCallSites: false) { coordinator in
+            let queues = [coordinator.serialQueue(named: "a"), coordinator.serialQueue(named: "b")]
+            for step in 0..<size { queues[step % 2].invoke { counter.value &+= 1 } }
+            coordinator.runUntilIdle()
+        }
+        precondition(report.failure == nil && counter.value == count * size, "every run passed")
     case "binaryHeap":  // the floor of coordinator: a lock and an array-backed binary heap of closures
         let heap = PlainHeapCoordinator()
         var state: UInt64 = 1
