@@ -37,7 +37,8 @@ public enum CompletionFailure: Error, Sendable, Hashable {
 ///   <!-- G-once-virtual-time G-once-immediate-clock-timeout -->
 /// - Thread-safety: ``complete(_:)`` and ``cancel()`` may be called from any thread, any number of times.
 ///   <!-- G-once-thread-safety -->
-/// - Cost: one lock-protected state and, with a timeout, one timer.
+/// - Cost: one lock-protected state and, with a timeout, one timer. Made and completed without a timeout on
+///   ``Exec/direct``, with a closure value as the handler: 8 allocations. <!-- G-once-cost -->
 public final class OnceCompletion<Value: Sendable>: Sendable {
     /// The handler's argument: the value, or why there is none.
     public typealias Outcome = Result<Value, CompletionFailure>

@@ -65,6 +65,19 @@ import Testing
         #expect(coordinator.isIdle)
     }
 
+    // Guarantees: G-once-cost
+    @Test func aTimeoutCostsOneTimerAndNoTimeoutNone() {
+        let coordinator = TestCoordinator()
+        let withoutTimeout = OnceCompletion<Int>(context: coordinator.main) { _ in }
+        #expect(coordinator.pendingWork.isEmpty)
+        let withTimeout = OnceCompletion<Int>(context: coordinator.main, timeout: .seconds(30)) { _ in }
+        #expect(coordinator.pendingWork.map(\.kind) == [.singleTimer])
+        withTimeout.complete(1)
+        withoutTimeout.complete(2)
+        coordinator.runUntilIdle()
+        #expect(coordinator.pendingWork.isEmpty)
+    }
+
     @Test func withoutATimeoutOnlyAValueOrACancelFinishesIt() {
         let coordinator = TestCoordinator()
         let log = EventLog()
@@ -162,6 +175,19 @@ import Testing
         coordinator.advance(by: .seconds(4))
         coordinator.advance(by: .seconds(1))
         await #expect(throws: CompletionFailure.timedOut) { try await caller.value }
+        #expect(coordinator.isIdle)
+    }
+
+    // Guarantees: G-withcallback-timeout-cost
+    @Test func withCallbacksTimeoutIsOneTimerAndNothingElse() async throws {
+        let coordinator = TestCoordinator()
+        let pendingDuringTheCall = LockedBox<[PendingWork.Kind]>([])
+        let value = try await withCallback(timeout: .seconds(5), timerContext: coordinator.global) { _, completion in
+            pendingDuringTheCall.withLock { $0 = coordinator.pendingWork.map(\.kind) }
+            completion(42)
+        }
+        #expect(value == 42)
+        #expect(pendingDuringTheCall.withLock { $0 } == [.singleTimer])
         #expect(coordinator.isIdle)
     }
 

@@ -60,7 +60,7 @@ public func withCallback<Value: Sendable>(
 ///   ``Exec/direct``, times out on a global queue, or in virtual time inside a `TestCoordinator`'s
 ///   `overridingSharedContexts`; pass a coordinator's context to time out in its virtual time anywhere.
 ///   <!-- G-withcallback-virtual-time -->
-/// - Cost: ``withCallback(isolation:_:)`` plus one timer.
+/// - Cost: ``withCallback(isolation:_:)`` plus one timer. <!-- G-withcallback-timeout-cost -->
 public func withCallback<Value: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     timeout: Duration,
