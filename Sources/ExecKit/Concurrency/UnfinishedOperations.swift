@@ -13,8 +13,14 @@ struct UnfinishedOperations: Sendable {
     /// The most recently submitted unfinished operation's task.
     var last: (any QueuedOperationTask)? { entries.count > start ? entries[entries.count - 1].task : nil }
 
-    /// Every unfinished operation's task, oldest first.
-    var tasks: [any QueuedOperationTask] { entries[start...].compactMap(\.task) }
+    /// Every unfinished operation's task, oldest first: one allocation (`compactMap` would grow its array as it
+    /// fills it, one allocation per doubling).
+    var tasks: [any QueuedOperationTask] {
+        var tasks: [any QueuedOperationTask] = []
+        tasks.reserveCapacity(entries.count - start)
+        for case let (_, task?) in entries[start...] { tasks.append(task) }
+        return tasks
+    }
 
     mutating func append(_ task: any QueuedOperationTask, number: UInt64) {
         entries.append((number, task))
