@@ -36,6 +36,9 @@ swift build -c release --product InstructionCounts >/dev/null
 # Guarantees: G-hub-name-cost (the long name's row), G-hub-post-scales-with-matching (the other names' row)
 # Guarantees: G-dispatch-iscurrent-cost (the isCurrent row), G-virtual-override-cost (the two rows after an override)
 # Guarantees: G-virtual-cost-log-n (the two TestCoordinator rows)
+# Guarantees: G-invokesync-queue-cost (the syncQueue().invokeSync row), G-mutexcontext-cost (the MutexContext row)
+# Guarantees: G-main-onmainactor-cost (the onMainActor row), G-iscurrent-cost (the two Exec.isCurrent rows)
+# Guarantees: G-main-ordered-cost (the two .mainOrdered rows), G-timer-invoke-after-cost (the invoke(after:) row)
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
@@ -57,6 +60,12 @@ rows=(
     ".main.invoke on the main queue once an override has been installed|invokeWithLiteral mainAfterOverride|invokeWithLiteral main|1.0"
     "TestCoordinator block scheduled and run, 100,000 timers pending against 100|coordinatorPending direct 5000 100000|coordinatorPending direct 5000 100|1.4"
     "TestCoordinator periodic firing, against a block through a plain binary heap|coordinatorPeriodic direct|binaryHeap direct|0.4"
+    "Exec.onMainActor handler called on the main queue, against .main.invoke(_:with:)|onMainActor main|invokeWithLiteral main|23.5"
+    "Exec.isCurrent on .main (thread 1), against .direct's constant|isCurrent main|isCurrent direct|2.0"
+    "Exec.isCurrent on a syncQueue() from outside, against DispatchQueue.isCurrent|isCurrent syncQueue|queueIsCurrent direct|1.2"
+    ".mainOrdered.invoke on the main queue (immediate), against .main's|invokeClosure mainOrdered|invokeClosure main|2.3"
+    ".mainOrdered.invoke(_:with:) off the main queue (queued), against .main's|invokeWithLiteral mainOrderedElsewhere|invokeWithLiteral mainElsewhere|1.0"
+    "invoke(after:) an hour ahead on .utility (asyncAfter), against a self-keeping timer|invokeAfter utility|invokeAfter forwardedUtility|1.9|caller"
 )
 
 # Instructions per operation of one side of a row, counted as the row's last field says.
@@ -99,12 +108,27 @@ done
 # row | operation and context | largest mallocs per operation allowed
 # Guarantees: G-task-job-allocations (no box per job on .default's executor)
 # Guarantees: G-perform-no-closure-alloc (perform's row), G-virtual-task-executor-cost (the TestCoordinator's row)
+# Guarantees: G-stq-cost (the SerialTaskQueue row), G-stq-cancelall-cost (cancelAll's row)
+# Guarantees: G-task-cancellable-cost (the CancellableLauncher row), G-task-launcher-nonthrowing-cost (the default's)
+# Guarantees: G-invokesync-queue-cost (invokeSync's row), G-timer-invoke-after-cost, G-custom-invoke-after-cost
+# Guarantees: G-group-invoke-cost, G-group-invokeasync-cost (the group rows), G-once-cost (OnceCompletion's row)
+# Guarantees: G-virtual-serial-queue-cost (the serialQueue(named:) row)
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
     "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"
     "SerialTaskQueue operation on .default (issue #27: task, slab, the operation's closure and the queue's one)|serialTaskQueue default|4.05"
     "perform on .utility with a capturing closure literal (the hop's block and the caller's resumption; not the literal)|perform utility|3.05"
     "a task on a TestCoordinator's executor, started and awaited (task, slab, two jobs of three allocations)|coordinatorTaskStart direct|8.05"
+    "SerialTaskQueue.cancelAll with 10 unfinished operations (the copy of their tasks)|serialTaskQueueCancelAll direct|1.05"
+    "a task through a CancellableLauncher around .default, started and awaited (.default's 2, and 2)|cancellableTaskStart default|4.05"
+    "a task through a launcher with only the throwing form, around .default (the default's second task)|throwingOnlyTaskStart default|7.05"
+    "syncQueue().invokeSync (withoutActuallyEscaping's context)|invokeSync syncQueue|1.05"
+    "invoke(after:) on .utility (one asyncAfter)|invokeAfter utility|1.05"
+    "invoke(after:) by the protocol's default, around .utility (the timer's 1, the keeper and the closure)|invokeAfter forwardedUtility|3.05"
+    "invoke(group:) on a MutexContext (invoke's 0, and the closure that leaves the group)|invokeGroup serialized|1.05"
+    "invokeAsync(group:) on .utility (invokeAsync's 1, and the closure that leaves the group)|invokeAsyncGroup utility|2.05"
+    "OnceCompletion without timeout, made and completed on .direct|onceCompletion direct|8.05"
+    "TestCoordinator.serialQueue(named:), made and dropped|coordinatorSerialQueue direct|10.05"
 )
 echo
 echo "| row | mallocs per op | limit |"

@@ -21,6 +21,7 @@ extension Exec {
     /// - Cost: on a private queue, a `dispatch_sync_f` plus the re-entrancy check (a thread-local read and two
     ///   queue-specific look-ups) and the entry record (two thread-local writes); one allocation, the context that
     ///   `withoutActuallyEscaping` builds to check that the block handed to libdispatch did not escape.
+    ///   <!-- G-invokesync-queue-cost -->
     @inlinable
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {

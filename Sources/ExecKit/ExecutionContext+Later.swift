@@ -16,7 +16,8 @@ extension ExecutionContext {
     ///   possible. Never inline: the block has not started when this call returns. <!-- G-timer-invoke-after -->
     /// - Release: once the block has run, the timer and `execute` (with whatever it captures) are released.
     ///   <!-- G-timer-invoke-after-release -->
-    /// - Cost: one timer, as ``singleTimer(interval:leeway:handler:)``, plus one small object that keeps it alive.
+    /// - Cost: one timer, as ``singleTimer(interval:leeway:handler:)``, plus two small allocations: the object that
+    ///   keeps it alive, and the closure around `execute` that holds it. <!-- G-custom-invoke-after-cost -->
     public func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
         let keeper = TimerKeeper()
         let timer = singleTimer(interval: delay, leeway: .zero) {
@@ -35,7 +36,7 @@ extension ExecutionContext {
     ///
     /// - Ordering: the group is entered before this call returns, so a `wait` or `notify` issued afterwards includes
     ///   the block. <!-- G-custom-group-invoke -->
-    /// - Cost: ``invokeAsync(_:)`` plus one closure that leaves the group.
+    /// - Cost: ``invokeAsync(_:)`` plus one closure that leaves the group. <!-- G-group-invokeasync-cost -->
     public func invokeAsync(group: DispatchGroup, _ execute: @escaping @Sendable () -> Void) {
         group.enter()
         invokeAsync {
@@ -52,7 +53,7 @@ extension ExecutionContext {
     ///
     /// - Ordering: the group is entered before the block is scheduled, so a `wait` or `notify` issued after this call
     ///   includes the block. <!-- G-custom-group-invoke -->
-    /// - Cost: ``invoke(_:)`` plus one closure that leaves the group.
+    /// - Cost: ``invoke(_:)`` plus one closure that leaves the group. <!-- G-group-invoke-cost -->
     public func invoke(group: DispatchGroup, _ execute: @escaping @Sendable () -> Void) {
         group.enter()
         invoke {

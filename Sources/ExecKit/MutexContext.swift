@@ -16,7 +16,7 @@ import ExecDispatch
 ///
 /// - Thread-safety: may be used from any thread. <!-- G-thread-safety-any-thread -->
 /// - Cost: an uncontended lock and unlock around the block, plus an entry in the thread's record of entered contexts
-///   (a thread-local read and two writes); a nested invoke costs a walk of that record.
+///   (a thread-local read and two writes); a nested invoke costs a walk of that record. <!-- G-mutexcontext-cost -->
 public final class MutexContext: ExecutionContext {
     private let mutex = PThreadMutex(type: .normal)
     /// This context's entry in the record of the thread holding `mutex`.

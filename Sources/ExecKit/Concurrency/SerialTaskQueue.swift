@@ -44,7 +44,7 @@
 ///   <!-- G-stq-release-runs-on G-stq-releases-finished -->
 /// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured in
 ///   Benchmarks/README.md (ordered work), beside one task draining an `AsyncStream` of operations, which starts no task
-///   per operation.
+///   per operation. <!-- G-stq-cost -->
 public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
     /// Shared with the operations' tasks, which keep it (not the queue) alive until they have finished.
@@ -242,7 +242,8 @@ public final class SerialTaskQueue: Sendable {
     /// Task.checkCancellation()` at its start skips the work). Awaiting its task gives whatever it returned or threw.
     /// <!-- G-task-cancelled-keeps-turn -->
     ///
-    /// - Cost: one short lock and a copy of the unfinished tasks, then one `cancel()` each.
+    /// - Cost: one short lock and a copy of the unfinished tasks (one allocation), then one `cancel()` each.
+    ///   <!-- G-stq-cancelall-cost -->
     public func cancelAll() {
         let tasks = state.withLock { $0.unfinished.tasks }
         for task in tasks { task.cancel() }

@@ -141,7 +141,8 @@ public final class TestCoordinator: TaskLauncher {
     ///     <!-- G-virtual-serial-queue-types -->
     /// - Precondition: `type` is serial; a concurrent type stops the program with a message (use ``global``).
     ///   <!-- G-virtual-serial-queue-concurrent-stops -->
-    /// - Cost: a few small allocations; queues are independent of each other and of the coordinator's lifetime.
+    /// - Cost: ten small allocations; queues are independent of each other and of the coordinator's lifetime.
+    ///   <!-- G-virtual-serial-queue-cost -->
     public func serialQueue(named name: String, type: ExecutionType = .serialAsync) -> Exec {
         guard type.isSerial else {
             fatalError(

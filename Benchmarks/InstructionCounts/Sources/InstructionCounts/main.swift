@@ -44,10 +44,23 @@
 //              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored)
 //   perform: a task awaits N `context.perform { }` calls, each a closure literal capturing a local
 //   explore: N runs of `TestCoordinator.explore(.random)` of SIZE blocks on two serial queues (CONTEXT ignored)
+//   cancellableTaskStart: taskStart through a `CancellableLauncher` around CONTEXT | throwingOnlyTaskStart: taskStart
+//              through a launcher that implements only the throwing `task(priority:_:)` around CONTEXT, so that the
+//              non-throwing form is the protocol's default (a second task)
+//   serialTaskQueueCancelAll (CONTEXT ignored): N `cancelAll()` calls on a SerialTaskQueue of 10 unfinished operations
+//              (on a TestCoordinator's context, never run)
+//   onMainActor: N calls of an `Exec.onMainActor` handler (use main: thread 1, the main queue)
+//   invokeAfter: N `context.invoke(after:)` an hour away, never run | timerKeep: the same as kept one-shot timers
+//   invokeGroup, invokeAsyncGroup: `invoke(group:)` and `invokeAsync(group:)` of `completion`, waited for with the
+//              group | invokeAsyncAll: `invokeAsync(completion)` waited for, the peer of invokeAsyncGroup
+//   onceCompletion (CONTEXT ignored): an `OnceCompletion` without timeout made and completed
+//   coordinatorSerialQueue (CONTEXT ignored): a TestCoordinator's `serialQueue(named:)` made and dropped
 //   CONTEXT:   direct | default | main (thread 1, which libdispatch counts as the main queue) | mainElsewhere (a global-queue
 //              thread) | utility | asyncQueue (from inside it) | syncQueue | serialized (`Exec.direct.serialized()`,
 //              a MutexContext) | directAfterOverride, mainAfterOverride (.direct or .main, once a TestCoordinator's
-//              `overridingSharedContexts` has run)
+//              `overridingSharedContexts` has run) | mainOrdered (thread 1) | mainOrderedElsewhere (a global-queue
+//              thread: every block queued, none run) | forwardedUtility (a custom context forwarding to .utility that
+//              implements no `invoke(after:)`, so the protocol's default runs)
 
 import ExecKit
 import ExecNotifications
@@ -103,6 +116,30 @@ actor DefaultActor {
     func increment() { count &+= 1 }
 }
 
+/// A launcher that implements only the throwing `task(priority:_:)`: its non-throwing form is the protocol's default.
+struct ThrowingOnlyLauncher: TaskLauncher {
+    let context: Exec
+    func task<Success: Sendable>(
+        priority: TaskPriority?,
+        _ operation: sending @escaping () async throws -> Success
+    ) -> Task<Success, any Error> {
+        context.task(priority: priority, operation)
+    }
+}
+
+/// A custom context that forwards to `base` and implements no `invoke(after:)`: the protocol's default, a one-shot
+/// timer that keeps itself alive, runs instead of `Exec`'s `asyncAfter`.
+struct ForwardingContext: ExecutionContext {
+    let base: Exec
+    var type: ExecutionType { base.type }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { base.invoke(execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { base.invokeAsync(execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { base.invokeAndWait(execute) }
+    func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
+        base.singleTimer(interval: interval, leeway: leeway, handler: handler)
+    }
+}
+
 /// Keeps a value alive in the optimizer's eyes.
 @inline(never) func consume(_ value: Int) { if value == -1 { print(value) } }
 
@@ -123,6 +160,9 @@ let allCompleted = DispatchSemaphore(value: 0)
 let handler: @Sendable (Int) -> Void = { counter.value &+= $0 }
 let objectHandler: @Sendable (Counter) -> Void = { $0.value &+= 1 }
 let resultHandler: @Sendable (Result<Int, any Error>) -> Void = {
+    if case .success(let value) = $0 { counter.value &+= value }
+}
+let resultHandlerOfOutcome: @Sendable (OnceCompletion<Int>.Outcome) -> Void = {
     if case .success(let value) = $0 { counter.value &+= value }
 }
 let completion: @Sendable () -> Void = {
@@ -432,6 +472,49 @@ extension Duration {
             coordinator.runUntilIdle()
         }
         precondition(report.failure == nil && counter.value == count * size, "every run passed")
+    case "cancellableTaskStart", "throwingOnlyTaskStart":  // taskStart through a CancellableLauncher, or through a
+        // launcher with only the throwing form (the non-throwing default's second task)
+        let finished = DispatchSemaphore(value: 0)
+        let launcher: any TaskLauncher =
+            operation == "cancellableTaskStart" ? CancellableLauncher(context) : ThrowingOnlyLauncher(context: context)
+        Task {
+            var total = 0
+            for _ in 0..<count { total &+= await launcher.task { () async -> Int in 1 }.value }
+            counter.value &+= total
+            finished.signal()
+        }
+        finished.wait()
+    case "serialTaskQueueCancelAll":  // cancelAll on a queue of 10 unfinished operations (a coordinator's, never run)
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        let queue = SerialTaskQueue(context: coordinator.global)
+        let tasks = (0..<10).map { _ in queue.enqueue { counter.value &+= 1 } }
+        for _ in 0..<count { queue.cancelAll() }
+        withExtendedLifetime((coordinator, tasks)) {}
+    case "onMainActor":  // an Exec.onMainActor handler called N times (on the main queue with CONTEXT main)
+        let wrapped = Exec.onMainActor { (value: Int) in counter.value &+= value }
+        for index in 0..<count { wrapped(index) }
+    case "invokeAfter":  // N blocks an hour away, never run
+        for _ in 0..<count { context.invoke(after: .seconds(3_600)) {} }
+    case "timerKeep":  // N one-shot timers an hour away, kept
+        var timers: [any Lifetime] = []
+        timers.reserveCapacity(count)
+        for _ in 0..<count { timers.append(context.singleTimer(interval: .seconds(3_600)) {}) }
+        withExtendedLifetime(timers) {}
+    case "invokeGroup", "invokeAsyncGroup", "invokeAsyncAll":  // waited for with a group, or with `completion`
+        let group = DispatchGroup()
+        switch operation {
+        case "invokeGroup": for _ in 0..<count { context.invoke(group: group, completion) }
+        case "invokeAsyncGroup": for _ in 0..<count { context.invokeAsync(group: group, completion) }
+        default: for _ in 0..<count { context.invokeAsync(completion) }
+        }
+        if operation == "invokeAsyncAll" { allCompleted.wait() } else { group.wait() }
+    case "onceCompletion":  // an OnceCompletion without timeout, made and completed
+        for index in 0..<count {
+            OnceCompletion<Int>(handler: resultHandlerOfOutcome).complete(index)
+        }
+    case "coordinatorSerialQueue":  // a TestCoordinator's serial queue, made and dropped
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        for _ in 0..<count { consume(coordinator.serialQueue(named: "queue").isCurrent ? 1 : 0) }
     case "binaryHeap":  // the floor of coordinator: a lock and an array-backed binary heap of closures
         let heap = PlainHeapCoordinator()
         var state: UInt64 = 1
@@ -462,6 +545,16 @@ case "mainElsewhere":
 case "directAfterOverride", "mainAfterOverride":  // .direct or .main once a virtual-time override has been in force
     TestCoordinator().overridingSharedContexts {}
     run(arguments[2] == "directAfterOverride" ? .direct : .main)
+case "mainOrdered":
+    precondition(DispatchQueue.isMainQueueCurrent, "thread 1, outside any block, counts as the main queue")
+    run(.mainOrdered)
+case "mainOrderedElsewhere":  // every block queued on the main queue, which thread 1 never drains
+    DispatchQueue.global().async {
+        run(.mainOrdered)
+        exit(0)
+    }
+    while true { sleep(60) }
+case "forwardedUtility": run(.custom(ForwardingContext(base: .utility)))
 case "default": run(.default)
 case "utility": run(.utility)
 case "asyncQueue":
