@@ -11,8 +11,9 @@ its body: `// Guarantees: G-timer-cancel-inside, G-timer-release-on-cancel`. A c
 Fails when:
 - an ID in the documentation has no test and is not in .ci/guarantees-untested.txt (which gives the reason per ID);
 - a test, or the untested list, names an ID the documentation does not make, or the untested list names a tested ID;
-- a row of README's Guarantees table, or a `- Guarantee:`, `- Ordering:`, `- Release:` or `- Thread-safety:` bullet of
-  a public symbol's doc comment, carries no ID (so a new promise cannot be added without one).
+- a row of README's Guarantees table, or a `- Guarantee:`, `- Ordering:`, `- Release:`, `- Thread-safety:` or
+  `- Cost:` bullet of a public symbol's doc comment, carries no ID (so a new promise cannot be added without one; a
+  cost is a promise too, held by a test or by a CI gate's row).
 
 Usage: .ci/check-guarantees.py SYMBOLGRAPH_DIR [--list]
 SYMBOLGRAPH_DIR: where `swift package dump-symbol-graph --minimum-access-level public` wrote its graphs (they say which
@@ -31,7 +32,7 @@ TEST_LINE = re.compile(r"^\s*(?://|#)\s*Guarantees?:\s*(.*)$")
 # The CI gates outside Tests/ that hold promises (allocation thresholds, instruction counts, the CwlUtils names'
 # compile errors): `# Guarantees: …`.
 GATES = ["Benchmarks/ci-check.sh", "Benchmarks/InstructionCounts/check.sh", ".ci/check-cwlutils-names.sh"]
-BULLET = re.compile(r"^\s*- (Guarantee|Ordering|Release|Thread-safety):")
+BULLET = re.compile(r"^\s*- (Guarantee|Ordering|Release|Thread-safety|Cost):")
 UNTESTED = ROOT / ".ci" / "guarantees-untested.txt"
 
 
