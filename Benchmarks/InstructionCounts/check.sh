@@ -65,7 +65,7 @@ rows=(
     "Exec.isCurrent on a syncQueue() from outside, against DispatchQueue.isCurrent|isCurrent syncQueue|queueIsCurrent direct|1.2"
     ".mainOrdered.invoke on the main queue (immediate), against .main's|invokeClosure mainOrdered|invokeClosure main|2.3"
     ".mainOrdered.invoke(_:with:) off the main queue (queued), against .main's|invokeWithLiteral mainOrderedElsewhere|invokeWithLiteral mainElsewhere|1.0"
-    "invoke(after:) an hour ahead on .utility (asyncAfter), against a self-keeping timer|invokeAfter utility|invokeAfter forwardedUtility|1.9|caller"
+    "invoke(after:) an hour ahead on .utility (asyncAfter), against a self-keeping timer|invokeAfter utility|invokeAfter forwardedUtility|2.0|caller"
 )
 
 # Instructions per operation of one side of a row, counted as the row's last field says.
