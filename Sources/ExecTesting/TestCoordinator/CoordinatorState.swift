@@ -43,6 +43,15 @@ struct CoordinatorState: Sendable {
     private var recentWork: [PendingWork] = []
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     private(set) var livelock: [PendingWork]?
+    /// Buffers that choosing among due work reuses from step to step, so that a step allocates nothing.
+    private var scratch = Scratch()
+
+    private struct Scratch: Sendable {
+        var candidates: [WorkHeap.Key] = []
+        var serialHeads: [(queue: ObjectIdentifier, index: Int)] = []
+        var walk: [Int] = []
+    }
+
     /// For an exploration's run: the first deadlock an inline `invokeSync` ran into, or `nil`. Once there is one, no
     /// more work runs (the step limit drops to zero): the run has failed.
     private(set) var deadlock: Deadlock?
@@ -201,7 +210,9 @@ struct CoordinatorState: Sendable {
             guard key.deadline <= limit, !limitReached(before: key) else { return nil }
             now = max(now, key.deadline)
             if chooser != nil {
-                let picked = pick(from: freeToGoNext(from: key))
+                let candidates = freeToGoNext(from: key)
+                let picked = pick(from: candidates)
+                scratch.candidates = candidates  // its buffer serves the next step: no allocation per step
                 // Another pick's heap key goes stale (its slot is emptied or re-keyed) and is dropped when it surfaces.
                 if picked.sequence == key.sequence { heap.removeFirst() }
                 return handOut(picked)
@@ -217,12 +228,19 @@ struct CoordinatorState: Sendable {
     ///
     /// - Complexity: O(k · q + c log c), for k pieces of work due then, q serial queues among them and c candidates:
     ///   one walk of the heap's keys due then, keeping the earliest of each serial queue.
-    private func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
-        var candidates: [WorkHeap.Key] = []
+    private mutating func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
+        var candidates = scratch.candidates
+        scratch.candidates = []
+        candidates.removeAll(keepingCapacity: true)
         // Where each serial queue's earliest key so far sits in `candidates`.
-        var serialHeads: [(queue: ObjectIdentifier, index: Int)] = []
+        var serialHeads = scratch.serialHeads
+        scratch.serialHeads = []
+        serialHeads.removeAll(keepingCapacity: true)
+        var stack = scratch.walk
+        scratch.walk = []
+        defer { (scratch.serialHeads, scratch.walk) = (serialHeads, stack) }
         slots.withUnsafeBufferPointer { slots in
-            heap.forEachKey(dueAt: first.deadline) { key in
+            heap.forEachKey(dueAt: first.deadline, stack: &stack) { key in
                 guard slots[key.slot].sequence == key.sequence else { return }  // stale
                 guard let id = slots[key.slot].serialQueue else {
                     candidates.append(key)
@@ -244,18 +262,19 @@ struct CoordinatorState: Sendable {
     /// is only one.
     private mutating func pick(from candidates: [WorkHeap.Key]) -> WorkHeap.Key {
         guard candidates.count > 1, chooser != nil else { return candidates[0] }
-        let described = candidates.map { key -> (work: PendingWork, chain: WorkChooser.Chain) in
-            // A live key's slot holds its work (an emptied slot's sequence is `.max`, which no key has).
-            let work = slots[key.slot].work!
-            let chain: WorkChooser.Chain =
-                if let queue = work.queue, !queue.isConcurrent {
-                    .queue(ObjectIdentifier(queue))
-                } else {
-                    .work(slots[key.slot].id)
-                }
-            return (PendingWork(work, dueAt: key.deadline, sequence: key.sequence), chain)
-        }
-        return candidates[chooser!.choose(among: described)]
+        let slots = self.slots
+        let chosen = chooser!.choose(
+            among: candidates.count,
+            chain: { index in
+                let slot = slots[candidates[index].slot]
+                return slot.serialQueue.map { .queue($0) } ?? .work(slot.id)
+            },
+            describe: { index in
+                // A live key's slot holds its work (an emptied slot's sequence is `.max`, which no key has).
+                let key = candidates[index]
+                return PendingWork(slots[key.slot].work!, dueAt: key.deadline, sequence: key.sequence)
+            })
+        return candidates[chosen]
     }
 
     /// The sequence number the next scheduling will take: work scheduled from now on has this one or a later one.

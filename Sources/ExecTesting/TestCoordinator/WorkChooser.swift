@@ -79,9 +79,12 @@ struct WorkChooser: Sendable {
         }
     }
 
-    /// Picks one of `candidates` (listed in fixed order, at least two), each described as
-    /// ``TestCoordinator/pendingWork`` would describe it, with its chain; returns its index and records the choice.
-    mutating func choose(among candidates: [(work: PendingWork, chain: Chain)]) -> Int {
+    /// Picks one of `count` candidates (in fixed order, at least two); returns its index and records the choice.
+    /// `chain(i)` is candidate `i`'s chain, read only by PCT; `describe(i)` is candidate `i` as
+    /// ``TestCoordinator/pendingWork`` would describe it, read only for a departure from the fixed order.
+    mutating func choose(
+        among count: Int, chain: (Int) -> Chain, describe: (Int) -> PendingWork
+    ) -> Int {
         let step = choices.count
         defer { orderingChoices += 1 }
         let chosen: Int
@@ -89,27 +92,25 @@ struct WorkChooser: Sendable {
         case .fixed:
             chosen = 0
         case .random:
-            chosen = Int(random.next() % UInt64(candidates.count))
+            chosen = Int(random.next() % UInt64(count))
         case .replay(let script):
-            chosen = step < script.count ? min(script[step], candidates.count - 1) : 0
+            chosen = step < script.count ? min(script[step], count - 1) : 0
         case .pct:
-            for candidate in candidates where priorities[candidate.chain] == nil {
-                // Initial priorities sit above every priority a change point gives (1 ..< depth).
-                priorities[candidate.chain] = depth + Int(random.next() % UInt64(Int32.max))
-            }
             var best = 0
-            for index in candidates.indices.dropFirst()
-            where priorities[candidates[index].chain]! > priorities[candidates[best].chain]! {
-                best = index
+            var bestPriority = Int.min
+            for index in 0..<count {
+                let chain = chain(index)
+                // Initial priorities sit above every priority a change point gives (1 ..< depth).
+                let priority = priorities[chain] ?? depth + Int(random.next() % UInt64(Int32.max))
+                priorities[chain] = priority
+                if priority > bestPriority { (best, bestPriority) = (index, priority) }
             }
             chosen = best
             if let lowered = changePoints[orderingChoices] {
-                priorities[candidates[chosen].chain] = lowered
+                priorities[chain(chosen)] = lowered
             }
         }
-        record(chosen, of: candidates.count) {
-            .order(ran: candidates[chosen].work, insteadOf: candidates[0].work)
-        }
+        record(chosen, of: count) { .order(ran: describe(chosen), insteadOf: describe(0)) }
         return chosen
     }
 

@@ -59,11 +59,13 @@ struct WorkHeap: Sendable {
 
     /// Calls `body` with every key whose deadline is `deadline`, the earliest in the heap (``first``'s), in no
     /// particular order. O(k), for k such keys (stale ones included): a key's children are never earlier, so the walk
-    /// goes down only from keys due then.
-    func forEachKey(dueAt deadline: UInt64, _ body: (Key) -> Void) {
+    /// goes down only from keys due then. `stack` is the walk's working space, emptied first; pass the same array each
+    /// time and the walk allocates nothing once it has grown.
+    func forEachKey(dueAt deadline: UInt64, stack: inout [Int], _ body: (Key) -> Void) {
+        stack.removeAll(keepingCapacity: true)
         keys.withUnsafeBufferPointer { buffer in
             guard let root = buffer.first, root.deadline == deadline else { return }
-            var stack = [0]
+            stack.append(0)
             while let index = stack.popLast() {
                 body(buffer[index])
                 let children = 4 * index + 1
