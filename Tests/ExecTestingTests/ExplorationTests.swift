@@ -368,4 +368,37 @@ import Testing
         #expect(seen.value.allSatisfy { $0.firstIndex(of: "a")! < $0.firstIndex(of: "b")! }, "\(seen.value)")
         #expect(seen.value.count > 1, "the global block moves around the queue's two")
     }
+
+    /// An actor whose executor is a simulated serial queue's runs each job as a piece of work on that queue, which
+    /// exploration orders with the other queues' work: here the actor's job, scheduled after the block on "b", runs
+    /// before it in one ordering. The fixed order runs the block first.
+    // Guarantees: G-explore-actor-jobs
+    @Test func anActorsJobsOnASimulatedQueueAreOrderedWithOtherWork() {
+        let seen = Shared<[[String]]>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let log = Shared<[String]>([])
+            let actor = LoggingActor(queue: coordinator.serialQueue(named: "a"), log: log)
+            coordinator.task { await actor.append("actor on a") }
+            coordinator.serialQueue(named: "b").invoke { log.update { $0.append("block on b") } }
+            coordinator.runUntilIdle()
+            seen.update { $0.append(log.value) }
+        }
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value.first == ["block on b", "actor on a"], "the fixed order")
+        #expect(seen.value.filter { $0 == ["actor on a", "block on b"] }.count == 1, "\(seen.value)")
+    }
+}
+
+/// Appends to a log, on the queue it is given.
+private actor LoggingActor {
+    private let queue: Exec
+    private let log: Shared<[String]>
+    nonisolated var unownedExecutor: UnownedSerialExecutor { queue.unownedSerialExecutor }
+
+    init(queue: Exec, log: Shared<[String]>) {
+        self.queue = queue
+        self.log = log
+    }
+
+    func append(_ entry: String) { log.update { $0.append(entry) } }
 }
