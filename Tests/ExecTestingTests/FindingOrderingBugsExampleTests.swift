@@ -113,7 +113,7 @@ func fetchOnce(
     #expect(screen.shown == "results for cat")
 }
 
-// Guarantees: G-explore-exhaustive
+// Guarantees: G-explore-exhaustive, G-explore-example-figures
 @Test func theFixedSearchScreenPassesEveryOrdering() {
     let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
         let screen = LatestSearchScreen(main: coordinator.main)
@@ -123,11 +123,11 @@ func fetchOnce(
         try #require(screen.shown == "results for cat")
     }
     #expect(report.coveredEveryOrdering)
-    #expect(report.runs > 1)
+    #expect(report.runs == 4, "the article gives the count")
 }
 
 /// Runs `fetch` with the answer and the time-out due at the same instant; returns what `completion` received.
-private func completions(
+func completions(
     of fetch: (Exec, Exec, Duration, Duration, @escaping @Sendable (Int?) -> Void) -> any Lifetime,
     _ coordinator: TestCoordinator
 ) -> [Int?] {
@@ -153,10 +153,12 @@ struct CompletedTwice: Error {}
     #expect(report.failure != nil)
 }
 
+// Guarantees: G-explore-example-figures
 @Test func fetchOnceCompletesOnceInEveryOrdering() {
     let report = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
         if completions(of: fetchOnce, coordinator).count != 1 { throw CompletedTwice() }
     }
     #expect(report.coveredEveryOrdering)
+    #expect(report.runs == 2, "the article gives the count")
     #expect(report.failure == nil)
 }
