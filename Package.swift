@@ -124,8 +124,8 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The test-driven example (Examples/): a debounce written with ExecKit timers, and its tests in virtual time, which run
-// with `swift test`.
+// The test-driven examples (Examples/): a debounce written with ExecKit timers, and a checkout with an ordering bug,
+// each with its tests in virtual time, which run with `swift test`.
 package.targets += [
     .target(
         name: "DebounceTesting",
@@ -137,6 +137,19 @@ package.targets += [
         name: "DebounceTestingTests",
         dependencies: ["DebounceTesting", "ExecTesting"],
         path: "Examples/DebounceTestingTests",
+        swiftSettings: strictSettings
+    ),
+    // The exploration example: a checkout with an ordering bug, found and fixed with TestCoordinator.explore.
+    .target(
+        name: "OrderingBugs",
+        dependencies: ["ExecKit"],
+        path: "Examples/OrderingBugs",
+        swiftSettings: strictSettings
+    ),
+    .testTarget(
+        name: "OrderingBugsTests",
+        dependencies: ["OrderingBugs", "ExecTesting"],
+        path: "Examples/OrderingBugsTests",
         swiftSettings: strictSettings
     ),
 ]

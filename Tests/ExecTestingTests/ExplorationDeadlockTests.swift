@@ -45,7 +45,7 @@ import Testing
 
     /// A save, then a refresh that a third queue starts: in the fixed order the save finishes before the refresh's
     /// block is queued, so the cycle never closes.
-    private static func saveThenRefresh(_ cache: SyncedCache, _ coordinator: TestCoordinator) {
+    static func saveThenRefresh(_ cache: SyncedCache, _ coordinator: TestCoordinator) {
         cache.save()
         coordinator.serialQueue(named: "ui").invoke { cache.refresh() }
         coordinator.runUntilIdle()
@@ -84,6 +84,7 @@ import Testing
         }
         #expect(report.failure == nil)
         #expect(report.coveredEveryOrdering)
+        #expect(report.runs == 4, "the article's figure")
     }
 
     // Guarantees: G-explore-deadlock

@@ -15,6 +15,7 @@ enum OrderingBugExample: String, CaseIterable, Sendable, CustomStringConvertible
     case cancelRacingFiring = "A cancel racing a firing"
     case answersOutOfOrder = "Answers out of order"
     case actorReentrancy = "Actor reentrancy"
+    case invokeSyncCycle = "An invokeSync cycle"
 
     var description: String { rawValue }
 
@@ -37,6 +38,8 @@ enum OrderingBugExample: String, CaseIterable, Sendable, CustomStringConvertible
         case .actorReentrancy:
             let balance = await balance(of: Account.init, coordinator)
             if balance < 0 { throw Overdrawn(balance: balance) }
+        case .invokeSyncCycle:  // the run fails as a deadlock, reported by the coordinator itself
+            ExplorationDeadlockTests.saveThenRefresh(ExplorationDeadlockTests.SyncedCache(coordinator), coordinator)
         }
     }
 }
