@@ -6,7 +6,7 @@
 //   ExecKitStress run NAME [ROUNDS]        runs one scenario in this process (default 20,000 rounds)
 //   ExecKitStress all [ROUNDS] [FILTER]    runs every scenario (whose name contains FILTER) in a child process each,
 //                                          and ends with "N passed, N failed"
-//   ExecKitStress replay live|coordinator SEED   runs the random program of SEED alone and prints its trace
+//   ExecKitStress replay live|coordinator|explored SEED   runs the random program of SEED alone and prints its trace
 //
 // A scenario that breaks a promise prints "FAIL name: what happened" and exits 1; one that hangs is stopped by a
 // watchdog after 300 s (exit 2); a crash shows as the child's signal. Scenarios run in a task while the main thread
@@ -32,7 +32,8 @@ func printFlushed(_ line: String) {
 }
 
 func usage() -> Never {
-    printFlushed("usage: ExecKitStress list | run NAME [ROUNDS] | all [ROUNDS] [FILTER] | replay live|coordinator SEED")
+    printFlushed(
+        "usage: ExecKitStress list | run NAME [ROUNDS] | all [ROUNDS] [FILTER] | replay live|coordinator|explored SEED")
     exit(64)
 }
 
@@ -100,13 +101,17 @@ case "run":
     Task.detached { () async -> Void in await runHere(name, rounds: rounds) }
     dispatchMain()
 case "replay":
-    guard arguments.count == 3, let seed = UInt64(arguments[2]), ["live", "coordinator"].contains(arguments[1]) else {
+    guard arguments.count == 3, let seed = UInt64(arguments[2]),
+        ["live", "coordinator", "explored"].contains(arguments[1])
+    else {
         usage()
     }
-    let live = arguments[1] == "live"
+    let mode = arguments[1]
     Task.detached { () async -> Void in
         let (report, trace) =
-            live ? RandomProgramScenarios.runLive(seed: seed) : RandomProgramScenarios.runCoordinator(seed: seed)
+            mode == "live"
+            ? RandomProgramScenarios.runLive(seed: seed)
+            : RandomProgramScenarios.runCoordinator(seed: seed, explores: mode == "explored")
         for event in trace { printFlushed(event) }
         printFlushed(report.map { "FAIL \($0)" } ?? "ok   seed \(seed): every promise held")
         exit(report == nil ? 0 : 1)

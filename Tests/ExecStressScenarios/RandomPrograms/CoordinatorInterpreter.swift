@@ -25,8 +25,13 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     private var nextSequence = 0
     private var kept: [any Lifetime] = []
 
-    init(seed: UInt64) {
-        coordinator = TestCoordinator(recordsCallSites: false)
+    /// Whether the coordinator explores (orders work at random within ExecKit's freedom, as `explore` does) rather
+    /// than running the fixed order; the model then checks what exploration promises to keep.
+    let explores: Bool
+
+    init(seed: UInt64, explores: Bool = false) {
+        self.explores = explores
+        coordinator = TestCoordinator(recordsCallSites: false, ordering: explores ? .random(seed: seed) : .fixed)
         pool = CoordinatorContexts.pool(coordinator)
         run = ProgramRun(seed: seed)
     }
@@ -69,8 +74,14 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     /// The serial group whose simulated queue `pool[index]`'s queued work runs in, or `nil` for the global queue.
     private func queueGroup(_ index: Int) -> Int? { pool[index].isSerial ? pool[index].group : nil }
 
-    /// The work of `token` starts: it must be the model's earliest, and due.
+    /// The work of `token` starts: it must be the model's earliest, and due. Explored, it must be due, due no later
+    /// than anything pending (no work due at a later instant runs first), and the earliest of its serial group (FIFO
+    /// on a serial queue); what runs for an `invokeSync`'s drain is checked as in the fixed order.
     private func starts(_ token: Int, _ what: String) {
+        if explores && drains.isEmpty {
+            startsExplored(token, what)
+            return
+        }
         let candidates = model.indices.filter { position in
             guard let drain = drains.last else { return true }
             return model[position].group == drain.group && model[position].sequence < drain.bound
@@ -89,6 +100,33 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             run.fail(
                 "deadline order, ties in the order of scheduling",
                 "\(what) started at \(now) ns; the earliest pending was #\(expected.token) due at \(expected.deadline)")
+        }
+        model.removeAll { $0.token == token }
+    }
+
+    private func startsExplored(_ token: Int, _ what: String) {
+        guard let item = model.first(where: { $0.token == token }) else {
+            run.fail("work runs once, as scheduled", "\(what) started but the model did not have it pending")
+            return
+        }
+        if item.deadline > now {
+            run.fail(
+                "explored, work never runs before its deadline", "\(what) started at \(now), due at \(item.deadline)")
+        }
+        if let earlier = model.first(where: { $0.deadline < item.deadline }) {
+            run.fail(
+                "explored, work due at an earlier instant runs first",
+                "\(what) (due at \(item.deadline)) started before #\(earlier.token), due at \(earlier.deadline)")
+        }
+        if let group = item.group,
+            let before = model.first(where: {
+                $0.group == group && ($0.deadline, $0.sequence) < (item.deadline, item.sequence)
+            })
+        {
+            run.fail(
+                "explored, a serial queue runs its work in FIFO order",
+                "\(what) (#\(token), sequence \(item.sequence)) started before #\(before.token), sequence "
+                    + "\(before.sequence), in the same serial queue")
         }
         model.removeAll { $0.token == token }
     }

@@ -22,6 +22,10 @@ package enum RandomProgramScenarios {
             StressScenario("randomPrograms.coordinator") { rounds in
                 try coordinatorPrograms(count: max(20, rounds / 50), firstSeed: firstSeed)
             },
+            // Guarantees: G-explore-keeps-promises, G-explore-random (the same seed twice, the same trace)
+            StressScenario("randomPrograms.explored") { rounds in
+                try coordinatorPrograms(count: max(20, rounds / 50), firstSeed: firstSeed, explores: true)
+            },
         ]
     }
 
@@ -39,14 +43,17 @@ package enum RandomProgramScenarios {
         return "\(count) random programs (seeds \(firstSeed)...\(firstSeed + UInt64(count) - 1)) on live contexts"
     }
 
-    /// Runs coordinator programs with seeds `1...count`, each twice; throws the first failure's report.
-    static func coordinatorPrograms(count: Int, firstSeed: UInt64 = 1) throws -> String {
+    /// Runs coordinator programs with seeds `1...count`, each twice; throws the first failure's report. `explores`:
+    /// each program's coordinator orders its work at random from the program's seed, as `TestCoordinator.explore`
+    /// does, and the model checks what exploration keeps (issue #31).
+    static func coordinatorPrograms(count: Int, firstSeed: UInt64 = 1, explores: Bool = false) throws -> String {
         CrashReport.install()
         for seed in firstSeed..<firstSeed + UInt64(count) {
-            if let report = runCoordinator(seed: seed).report { throw StressFailure(report) }
+            if let report = runCoordinator(seed: seed, explores: explores).report { throw StressFailure(report) }
         }
-        return "\(count) random programs (seeds \(firstSeed)...\(firstSeed + UInt64(count) - 1)) in virtual time, each "
-            + "run twice with the same trace and checked against the reference model"
+        return "\(count) random programs (seeds \(firstSeed)...\(firstSeed + UInt64(count) - 1)) in virtual time"
+            + (explores ? ", each explored (random order from its seed)" : "")
+            + ", each run twice with the same trace and checked against the reference model"
     }
 
     /// Runs the live program of `seed`: its failure report (or `nil`) and its trace.
@@ -62,13 +69,13 @@ package enum RandomProgramScenarios {
     }
 
     /// Runs the coordinator program of `seed` twice: a model failure's report, or a difference between the two traces.
-    package static func runCoordinator(seed: UInt64) -> (report: String?, trace: [String]) {
+    package static func runCoordinator(seed: UInt64, explores: Bool = false) -> (report: String?, trace: [String]) {
         CrashReport.install()
         CrashReport.currentSeed = seed
         let program = RandomProgram(seed: seed, contextCount: CoordinatorContexts.poolSize, periodic: false)
-        let first = CoordinatorInterpreter(seed: seed)
+        let first = CoordinatorInterpreter(seed: seed, explores: explores)
         if let report = first.execute(program) { return ("coordinator program: \(report)", first.run.trace) }
-        let second = CoordinatorInterpreter(seed: seed)
+        let second = CoordinatorInterpreter(seed: seed, explores: explores)
         if let report = second.execute(program) {
             return ("coordinator program, second run: \(report)", second.run.trace)
         }
