@@ -120,4 +120,54 @@ import Testing
         )
         #expect(failure.departures.isEmpty)
     }
+
+    /// A gate whose `open()` wakes a waiter but forgets that it was opened: a task that reaches `wait()` after the
+    /// gate opened waits for good (a lost wake-up). The fix would record `opened` and check it in `wait()`.
+    final class LossyGate: Sendable {
+        private let waiter = LockedBox<UnsafeContinuation<Void, Never>?>(nil)
+
+        func wait() async {
+            await withUnsafeContinuation { continuation in waiter.withLock { $0 = continuation } }
+        }
+
+        func open() {
+            waiter.withLock { waiter in
+                defer { waiter = nil }
+                return waiter
+            }?.resume()
+        }
+    }
+
+    // Guarantees: G-explore-hang
+    @Test func aTaskLeftWaitingWithNothingPendingFailsTheRunAsAHang() throws {
+        let passedWith = Shared<[Bool]>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
+            let gate = LossyGate()
+            let waited = Shared(false)
+            coordinator.task {
+                await gate.wait()
+                waited.value = true
+            }
+            coordinator.serialQueue(named: "opener").invoke { gate.open() }
+            coordinator.runUntilIdle()
+            passedWith.update { $0.append(waited.value) }
+        } reportFailure: { _ in
+        }
+        let failure = try #require(report.failure)
+        #expect(passedWith.value.first == true, "the fixed order passes: the task waits before the gate opens")
+        #expect(
+            failure.error.hasPrefix(
+                "hang: nothing is pending, and 1 task started with coordinator.task never finished (a task started "
+                    + "at ExplorationDeadlockTests.swift:"), "\(failure.error)")
+        #expect(failure.departures.count == 1, "the opener ran first: \(failure.departures)")
+    }
+
+    // Guarantees: G-explore-hang
+    @Test func aTaskStillWaitingForPendingWorkIsNoHang() {
+        let report = TestCoordinator.explore(.random, iterations: 20) { coordinator in
+            coordinator.task { try await coordinator.clock.sleep(for: .seconds(1)) }
+            coordinator.runUntilIdle()  // the sleep is pending: the body simply stopped early
+        }
+        #expect(report.failure == nil)
+    }
 }

@@ -31,7 +31,11 @@ extension TestCoordinator {
     /// waits for work on another that calls `invokeSync` back onto the first, or a `.mutex` queue is entered from
     /// inside itself. The failure says who waits for whom and names the work that waited; the `invokeSync` returns,
     /// and nothing more runs in that run. (A plain coordinator stops the program with a message instead.)
-    /// <!-- G-explore-deadlock -->
+    /// <!-- G-explore-deadlock --> And a run fails as a hang when the body returns with nothing pending on the
+    /// coordinator while a task started with ``task(priority:_:)`` has not finished: it waits for something no work
+    /// will bring (a continuation never resumed, a task that waits for it, work outside the coordinator). The report
+    /// names where each such task was started. Cancel a task meant to outlive the run, and run the coordinator, before
+    /// the body returns. <!-- G-explore-hang -->
     ///
     /// - Parameters:
     ///   - strategy: How runs are ordered: ``ExplorationStrategy/random`` (the default),
@@ -116,6 +120,16 @@ extension TestCoordinator {
     private func outcome(_ failure: String?, stepLimit: Int) -> ExplorationDriver.Outcome {
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
+        let hung = storage.isIdle ? launchedTasks.unfinished : []
+        if !hung.isEmpty && storage.deadlock == nil && storage.livelock == nil {
+            let tasks = hung.map { origin in "a task started" + (origin?.callSite.map { " at \($0)" } ?? "") }
+            failures.append(
+                "hang: nothing is pending, and \(hung.count) task\(hung.count == 1 ? "" : "s") started with "
+                    + "coordinator.task never finished (\(tasks.joined(separator: "; "))). A task waiting for a "
+                    + "continuation that is never resumed, for a task that waits for it, or for work outside the "
+                    + "coordinator ends this way; cancel a task meant to outlive the run, and run the coordinator, "
+                    + "before the body returns")
+        }
         if let deadlock = storage.deadlock {
             failures.insert(
                 "deadlock: \(deadlock.waits)" + (deadlock.work.map { "; the work that waited: \($0)" } ?? ""), at: 0)

@@ -58,7 +58,7 @@ final class CoordinatorStorage: Sendable {
     }
 
     /// The caller's stack, when call sites are recorded; called before taking the lock.
-    private func captureOrigin(of kind: PendingWork.Kind) -> RecordedCallSite? {
+    func captureOrigin(of kind: PendingWork.Kind) -> RecordedCallSite? {
         guard recordsCallSites else { return nil }
         if case .sleep = kind { return RecordedCallSite.capture(reusingMatchingPaths: false) }
         return RecordedCallSite.capture(reusingMatchingPaths: true)

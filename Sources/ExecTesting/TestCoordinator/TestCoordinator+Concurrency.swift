@@ -24,7 +24,11 @@ extension TestCoordinator {
         priority: TaskPriority?,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
-        Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+        let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
+        return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
+            defer { launchedTasks.finished(id) }
+            return try await operation()
+        }
     }
 
     /// Starts a task that runs on ``taskExecutor``, for an operation that cannot throw: `await task.value` needs no
@@ -34,6 +38,10 @@ extension TestCoordinator {
         priority: TaskPriority?,
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
-        Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+        let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
+        return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
+            defer { launchedTasks.finished(id) }
+            return await operation()
+        }
     }
 }

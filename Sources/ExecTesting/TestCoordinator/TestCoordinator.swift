@@ -37,6 +37,8 @@ public final class TestCoordinator: TaskLauncher {
     private let mainQueue: SimulatedQueue
     private let globalQueue: SimulatedQueue
     let globalExecutor: SimulatedTaskExecutor
+    /// The tasks `task(priority:_:)` started that have not finished, for an exploration's hang report.
+    let launchedTasks = LaunchedTasks()
 
     /// Looks like `Exec.direct`: runs blocks on the caller's thread before `invoke` returns; `isCurrent` is
     /// `true`. <!-- G-virtual-direct --> Its `invokeAsync`, timers and task jobs go to the simulated ``global`` queue,
