@@ -32,7 +32,7 @@ extension TestCoordinator {
     /// inside itself. The failure says who waits for whom and names the work that waited; the `invokeSync` returns,
     /// and nothing more runs in that run. (A plain coordinator stops the program with a message instead.)
     /// <!-- G-explore-deadlock --> And a run fails as a hang when the body returns with nothing pending on the
-    /// coordinator while a task started with ``task(priority:_:)`` has not finished: it waits for something no work
+    /// coordinator while a task started with ``task(priority:_:)->Task<Success,Error>`` has not finished: it waits for something no work
     /// will bring (a continuation never resumed, a task that waits for it, work outside the coordinator). The report
     /// names where each such task was started. Cancel a task meant to outlive the run, and run the coordinator, before
     /// the body returns. <!-- G-explore-hang -->
