@@ -170,4 +170,40 @@ import Testing
         }
         #expect(report.failure == nil)
     }
+
+    // Guarantees: G-explore-deadlock
+    @Test func aCycleThroughThreeQueuesIsDescribedLinkByLinkWithTheInnermostWork() throws {
+        let report = TestCoordinator.explore(.replay("")) { coordinator in
+            let (x, y, z) = (
+                coordinator.serialQueue(named: "x"), coordinator.serialQueue(named: "y"),
+                coordinator.serialQueue(named: "z")
+            )
+            y.invoke { z.invokeSync {} }  // waits for z's block, queued before the call
+            z.invoke { x.invokeSync {} }  // waits for x's block, queued before the call
+            x.invoke { y.invokeSync {} }  // waits for y: the caller of the first block holds it
+            coordinator.runUntilIdle()
+        } reportFailure: { _ in
+        }
+        let error = try #require(report.failure).error
+        #expect(
+            error.hasPrefix(
+                "deadlock: a caller inside \"y\" waits in invokeSync for work on \"z\", that work waits in invokeSync "
+                    + "for work on \"x\", and that work calls invokeSync onto \"y\": for real, each would wait for the "
+                    + "next; the work that waited: block on \"x\""), "\(error)")
+    }
+
+    // Guarantees: G-explore-deadlock
+    @Test func aCycleTheTestItselfStartsNamesTheWorkThatWaitedNotAnEarlierRunsWork() throws {
+        let report = TestCoordinator.explore(.replay("")) { coordinator in
+            let (a, b) = (coordinator.serialQueue(named: "a"), coordinator.serialQueue(named: "b"))
+            coordinator.serialQueue(named: "earlier").invoke {}
+            coordinator.runUntilIdle()  // an earlier run's work, not part of the cycle
+            b.invoke { a.invokeSync {} }
+            a.invokeSync { b.invokeSync {} }  // the test enters a, then waits for b's queued block
+        } reportFailure: { _ in
+        }
+        let error = try #require(report.failure).error
+        #expect(error.contains("the work that waited: block on \"b\""), "\(error)")
+        #expect(!error.contains("earlier"), "\(error)")
+    }
 }

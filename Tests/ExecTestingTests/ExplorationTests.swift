@@ -119,6 +119,35 @@ import Testing
         #expect(!bounded.coveredEveryOrdering)
     }
 
+    /// Every piece of work due at the instant is a candidate, however the heap holds it: two serial queues of two
+    /// blocks and two global blocks give 6! / (2! · 2!) = 180 orderings, all reached, each keeping both queues' FIFO,
+    /// among far-off timers scheduled first (the due work sifts up past them into every branch of the heap) and
+    /// cancelled ones (stale keys) that must never count.
+    // Guarantees: G-explore-exhaustive, G-explore-keeps-promises
+    @Test func exhaustiveExplorationReachesEveryOrderingOfTheWorkDueAmongStaleAndLaterKeys() {
+        let seen = Shared<Set<[String]>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+            let log = Shared<[String]>([])
+            let later = (1...40).map { index in coordinator.global.singleTimer(interval: .seconds(index)) {} }
+            for _ in 0..<10 { coordinator.main.singleTimer(interval: .zero) { log.update { $0.append("x") } }.cancel() }
+            let (a, b) = (coordinator.serialQueue(named: "a"), coordinator.serialQueue(named: "b"))
+            for name in ["a1", "b1", "g1", "a2", "b2", "g2"] {
+                let context = name.hasPrefix("a") ? a : name.hasPrefix("b") ? b : coordinator.global
+                context.invoke { log.update { $0.append(name) } }
+            }
+            coordinator.runUntilIdle()
+            later.forEach { $0.cancel() }
+            seen.update { $0.insert(log.value) }
+        }
+        #expect(report.runs == 180)
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value.count == 180, "each ordering once")
+        for log in seen.value {
+            #expect(log.count == 6 && log.firstIndex(of: "a1")! < log.firstIndex(of: "a2")!, "\(log)")
+            #expect(log.firstIndex(of: "b1")! < log.firstIndex(of: "b2")!, "\(log)")
+        }
+    }
+
     /// FIFO within one serial queue, one block at a time: never freed. Two blocks on "a" and one on "b" have three
     /// orderings, each with a1 before a2.
     // Guarantees: G-explore-keeps-promises

@@ -41,6 +41,9 @@ struct CoordinatorState: Sendable {
     private var stepsLeft: Int?
     /// The last pieces of work handed out, while there is a limit, oldest first.
     private var recentWork: [PendingWork] = []
+    /// While there is a limit: the piece of work handed out last in the run in progress, `nil` between runs. What a
+    /// deadlock report names as the work that waited.
+    private var running: PendingWork?
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     private(set) var livelock: [PendingWork]?
     /// Buffers that choosing among due work reuses from step to step, so that a step allocates nothing.
@@ -72,20 +75,13 @@ struct CoordinatorState: Sendable {
         return true
     }
 
-    /// What waited for what in a deadlock, and the work that made the last wait.
-    struct Deadlock: Sendable {
-        /// Who waits for whom, in words.
-        let waits: String
-        /// The piece of work running when the cycle closed (the one that waited last), if known.
-        let work: PendingWork?
-    }
-
     /// In an exploration's run (a step limit is set), records the first deadlock and stops handing out work, and
     /// returns `true`: the entry goes ahead, so that the caller's `invokeSync` returns and the run ends as a failure.
     /// Outside an exploration, returns `false`: the entry fails and the program stops with a message, as it always did.
-    private mutating func failsRun(with waits: @autoclosure () -> String) -> Bool {
+    private mutating func failsRun(with waits: String) -> Bool {
         guard stepsLeft != nil else { return false }
-        if deadlock == nil { deadlock = Deadlock(waits: waits(), work: recentWork.last) }
+        // The innermost work running for a waiting caller, else the work this run handed out last.
+        if deadlock == nil { deadlock = Deadlock(waits: waits, work: waitingCallers.innermostWork ?? running) }
         stepsLeft = 0
         return true
     }
@@ -199,7 +195,8 @@ struct CoordinatorState: Sendable {
     /// next firing (with a sequence number taken now, before anything its handler schedules). With a ``chooser``, the
     /// next work is its pick among the work free to go next (see ``freeToGoNext(from:)``).
     ///
-    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way; with a chooser, O(n log n).
+    /// - Complexity: O(log n), plus O(log n) for each stale key removed on the way; with a chooser, plus the choice
+    ///   (see ``freeToGoNext(from:)``).
     mutating func nextDue(until limit: UInt64) -> ScheduledWork? {
         if stopRequested { return nil }
         while let key = heap.first {
@@ -229,6 +226,7 @@ struct CoordinatorState: Sendable {
     /// - Complexity: O(k · q + c log c), for k pieces of work due then, q serial queues among them and c candidates:
     ///   one walk of the heap's keys due then, keeping the earliest of each serial queue.
     private mutating func freeToGoNext(from first: WorkHeap.Key) -> [WorkHeap.Key] {
+        assert(heap.first?.sequence == first.sequence, "the walk starts from the heap's first key")
         var candidates = scratch.candidates
         scratch.candidates = []
         candidates.removeAll(keepingCapacity: true)
@@ -306,7 +304,8 @@ struct CoordinatorState: Sendable {
             stepsLeft = left - 1
             if recentWork.count == 6 { recentWork.removeFirst() }
             if let work = slots[key.slot].work {
-                recentWork.append(PendingWork(work, dueAt: key.deadline, sequence: key.sequence))
+                running = PendingWork(work, dueAt: key.deadline, sequence: key.sequence)
+                recentWork.append(running!)
             }
         }
         guard let repetition = slots[key.slot].work?.repetition else { return take(key.slot) }
@@ -366,29 +365,27 @@ struct CoordinatorState: Sendable {
         if !stopRequested { now = max(now, limit) }
         stopRequested = false
         runner = 0
+        running = nil
     }
 
     /// Lets `thread` enter `queue` for an inline `invokeSync`, or says why it cannot; `isInside` is whether the
     /// thread's record says it is inside `queue` already.
     mutating func enter(_ queue: SimulatedQueue, on thread: UInt, isInside: Bool) -> EntryAction {
         // First: a thread lent a mutex queue by a waiting caller re-enters it, whichever thread that is.
-        if queue.isMutex && isInside,
-            !failsRun(
-                with: "invokeSync onto the mutex queue \"\(queue.name)\" from inside it, directly or through other "
-                    + "queues: a real mutex queue would wait for itself")
-        {
-            return .failReentrantMutex(queue)
+        // Explored, the runner's own re-entry fails the run instead (a lent thread's still stops the program).
+        if queue.isMutex && isInside {
+            guard runner == thread,
+                failsRun(
+                    with: "invokeSync onto the mutex queue \"\(queue.name)\" from inside it, directly or through "
+                        + "other queues: a real mutex queue would wait for itself")
+            else { return .failReentrantMutex(queue) }
         }
         if runner == 0 {
             runner = thread
             return .proceedAsRunner
         }
         if runner != thread { return .failBusyElsewhere }
-        if !isInside, let hold = held.last(where: { $0.queue === queue }),
-            !failsRun(
-                with: "a caller inside \"\(queue.name)\" waits in invokeSync for work on \"\(hold.waitingFor.name)\", "
-                    + "and that work calls invokeSync onto \"\(queue.name)\": for real, each would wait for the other")
-        {
+        if !isInside, let waits = waitingCallers.cycle(closingOn: queue), !failsRun(with: waits) {
             return .failHeldByWaitingCaller(queue)
         }
         return .proceed
@@ -399,27 +396,22 @@ struct CoordinatorState: Sendable {
         if asRunner {
             runner = 0
             stopRequested = false  // a stop() inside an inline run from the test's own code ends with it
+            running = nil
         }
     }
 
-    /// The queues held by callers that wait, in an inline `invokeSync`, for work that runs isolated: entering one of
-    /// them from that work would deadlock for real.
-    private var held: [(queue: SimulatedQueue, waitingFor: SimulatedQueue)] = []
+    /// Callers waiting in an inline `invokeSync`, and the queues they hold meanwhile.
+    private var waitingCallers = WaitingCallers()
 
-    /// Records that the serial queues among `standing` (the simulated queues a caller stands in) stay held while
-    /// work runs isolated in `queue`, as it would on the queue's own thread. Returns what ``restore(heldCount:)``
-    /// needs.
+    /// Records that the serial queues among `standing` stay held while work runs isolated in `queue` (see
+    /// ``WaitingCallers/isolate(in:leaving:work:)``). Returns what ``restore(heldCount:)`` needs.
     mutating func isolate(in queue: SimulatedQueue, leaving standing: [SimulatedQueue]) -> Int {
-        defer {
-            // Only serial queues: a concurrent one lets the isolated work in beside the waiting caller.
-            held.append(contentsOf: standing.filter { $0 !== queue && !$0.isConcurrent }.map { ($0, queue) })
-        }
-        return held.count
+        waitingCallers.isolate(in: queue, leaving: standing, work: running)
     }
 
     /// Puts back what ``isolate(in:leaving:)`` changed.
     mutating func restore(heldCount: Int) {
-        held.removeLast(held.count - heldCount)
+        waitingCallers.restore(count: heldCount)
     }
 
     // MARK: Inspection

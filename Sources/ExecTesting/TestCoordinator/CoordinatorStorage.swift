@@ -17,6 +17,9 @@ final class CoordinatorStorage: Sendable {
     let hopLatency: UInt64
     /// How much longer than `hopLatency` an exploring coordinator may make a hop, in nanoseconds (zero: no choice).
     let hopLatencySpread: UInt64
+    /// Whether this coordinator runs one of an exploration's runs (it has a step limit): it then reports deadlocks
+    /// and hangs as the run's failure.
+    let explores: Bool
     /// Marks the coordinator gone and discards what is pending, in one step: work scheduled afterwards is refused,
     /// which drops it as a discard does (task and actor jobs then go to real executors, so that their tasks finish; a
     /// sleep wakes with `CancellationError`).
@@ -53,6 +56,7 @@ final class CoordinatorStorage: Sendable {
     ) {
         self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
         state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit))
+        explores = stepLimit != nil
         self.recordsCallSites = recordsCallSites
         self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
     }
@@ -308,7 +312,7 @@ final class CoordinatorStorage: Sendable {
     var livelock: [PendingWork]? { state.withLock { $0.livelock } }
 
     /// The deadlock an exploration's run ran into, if any (``CoordinatorState/deadlock``).
-    var deadlock: CoordinatorState.Deadlock? { state.withLock { $0.deadlock } }
+    var deadlock: Deadlock? { state.withLock { $0.deadlock } }
 
     /// Whether nothing is pending.
     var isIdle: Bool { state.withLock { $0.pendingCount == 0 } }

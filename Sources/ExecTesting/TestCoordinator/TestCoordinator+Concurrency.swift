@@ -24,6 +24,10 @@ extension TestCoordinator {
         priority: TaskPriority?,
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
+        // Explored, the task is tracked until it finishes, for the run's hang report.
+        guard storage.explores else {
+            return Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+        }
         let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
         return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
             defer { launchedTasks.finished(id) }
@@ -38,6 +42,9 @@ extension TestCoordinator {
         priority: TaskPriority?,
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
+        guard storage.explores else {
+            return Task(executorPreference: taskExecutor, priority: priority, operation: operation)
+        }
         let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
         return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
             defer { launchedTasks.finished(id) }
