@@ -343,6 +343,52 @@ import Testing
         #expect(departure.hasSuffix("fired at the end of its leeway, 0.01 seconds late"))
     }
 
+    /// Random runs fire a timer anywhere in its leeway, not only at its ends: here before, between or after two
+    /// blocks due inside it, never outside it; a replay puts it at the same nanosecond.
+    // Guarantees: G-explore-leeway
+    @Test func randomRunsFireATimerAnywhereInItsLeewayAndAReplayFiresItAtTheSameTime() throws {
+        /// The order of the timer and two blocks due inside its leeway, and when the timer fired.
+        func run(_ coordinator: TestCoordinator) -> (order: [String], firedAt: Duration?) {
+            let log = Shared<[String]>([])
+            let firedAt = Shared<Duration?>(nil)
+            let timer = coordinator.serialQueue(named: "timer").singleTimer(
+                interval: .milliseconds(10), leeway: .milliseconds(10)
+            ) {
+                log.update { $0.append("timer") }
+                firedAt.value = coordinator.elapsed
+            }
+            for (name, delay) in [("w1", 12), ("w2", 16)] {
+                coordinator.serialQueue(named: name).invoke(after: .milliseconds(delay)) {
+                    log.update { $0.append(name) }
+                }
+            }
+            coordinator.advance(by: .milliseconds(30))
+            withExtendedLifetime(timer) {}
+            return (log.value, firedAt.value)
+        }
+        let orders = Shared<Set<[String]>>([])
+        let firings = Shared<[Duration]>([])
+        TestCoordinator.explore(.random, iterations: 200, seed: 7) { coordinator in
+            let (order, firedAt) = run(coordinator)
+            let fired = try #require(firedAt)
+            orders.update { _ = $0.insert(order) }
+            firings.update { $0.append(fired) }
+        }
+        #expect(orders.value == [["timer", "w1", "w2"], ["w1", "timer", "w2"], ["w1", "w2", "timer"]])
+        #expect(firings.value.allSatisfy { $0 >= .milliseconds(10) && $0 <= .milliseconds(20) })
+        #expect(Set(firings.value).count > 10, "times inside the leeway, not only its ends")
+
+        let replayed = TestCoordinator.explore(.replay("5000001")) { coordinator in
+            try #require(run(coordinator).order.first == "timer")
+        } reportFailure: { _ in
+        }
+        let between = try #require(replayed.failure)
+        #expect(between.departures.count == 1)
+        #expect(between.departures.first?.hasSuffix("fired within its leeway, 0.005 seconds late") == true)
+        let again = run(TestCoordinator(ordering: .replay("5000001")))
+        #expect(again.order == ["w1", "timer", "w2"] && again.firedAt == .milliseconds(15))
+    }
+
     /// With a spread, a hop takes the coordinator's latency or the latency plus the spread: a block queued with a
     /// 1 ms hop arrives before or after a timer due at 1.5 ms. A replay with the same latency and spread makes the
     /// same choice.

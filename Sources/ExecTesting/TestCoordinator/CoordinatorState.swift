@@ -319,16 +319,14 @@ struct CoordinatorState: Sendable {
     }
 
     /// When a hop due at `deadline` arrives: then, or, with a ``chooser``, where the chooser puts it in the `spread`
-    /// that follows (its start or its end). Never before a hop queued earlier on the same serial queue: a fast hop
+    /// that follows (see ``WorkChooser/offset(within:late:)``). Never before a hop queued earlier on the same serial queue: a fast hop
     /// waits for a slow one ahead of it, so the queue keeps its FIFO order.
     mutating func hopArrival(of work: ScheduledWork, dueAt deadline: UInt64, spread: UInt64) -> UInt64 {
         guard chooser != nil else { return deadline }
         let pending = PendingWork(work, dueAt: deadline, sequence: nextSequence)
-        var arrival = deadline
-        if chooser!.choosesLater(.slowHop(pending, by: spread)) {
-            let (late, overflow) = deadline.addingReportingOverflow(spread)
-            arrival = overflow ? .max : late
-        }
+        let delay = chooser!.offset(within: spread) { .slowHop(pending, by: $0, spread: spread) }
+        let (late, overflow) = deadline.addingReportingOverflow(delay)
+        var arrival = overflow ? .max : late
         guard let queue = work.queue, !queue.isConcurrent else { return arrival }
         arrival = max(arrival, latestHopArrival[ObjectIdentifier(queue)] ?? 0)
         latestHopArrival[ObjectIdentifier(queue)] = arrival
@@ -336,7 +334,7 @@ struct CoordinatorState: Sendable {
     }
 
     /// When a timer's firing due at `deadline` fires: at the deadline, or, with a ``chooser`` and a leeway, where the
-    /// chooser puts it in the leeway (its start or its end).
+    /// chooser puts it in the leeway (see ``WorkChooser/offset(within:late:)``).
     /// A periodic timer's leeway stops short of its period, so that a late firing never meets the next one.
     ///
     /// - Parameter sequence: The sequence number the firing takes (the next one, unless the caller took it already).
@@ -344,8 +342,8 @@ struct CoordinatorState: Sendable {
         let leeway = work.repetition.map { min(work.leeway, $0.period - 1) } ?? work.leeway
         guard leeway > 0, chooser != nil else { return deadline }
         let pending = PendingWork(work, dueAt: deadline, sequence: sequence ?? nextSequence)
-        guard chooser!.choosesLater(.lateInLeeway(pending, leeway: leeway)) else { return deadline }
-        let (late, overflow) = deadline.addingReportingOverflow(leeway)
+        let delay = chooser!.offset(within: leeway) { .lateInLeeway(pending, by: $0, leeway: leeway) }
+        let (late, overflow) = deadline.addingReportingOverflow(delay)
         return overflow ? .max : late
     }
 

@@ -9,10 +9,11 @@ struct WorkChooser: Sendable {
         enum Kind: Sendable {
             /// `ran` ran before `insteadOf`, which the fixed order would have run.
             case order(ran: PendingWork, insteadOf: PendingWork)
-            /// A timer's firing came at the end of its leeway (nanoseconds) rather than at its deadline.
-            case lateInLeeway(PendingWork, leeway: UInt64)
-            /// A hop took the coordinator's latency plus its spread (nanoseconds) rather than the latency alone.
-            case slowHop(PendingWork, by: UInt64)
+            /// A timer's firing came `by` nanoseconds into its leeway of `leeway` rather than at its deadline.
+            case lateInLeeway(PendingWork, by: UInt64, leeway: UInt64)
+            /// A hop took the coordinator's latency plus `by` nanoseconds of its spread of `spread`, rather than the
+            /// latency alone.
+            case slowHop(PendingWork, by: UInt64, spread: UInt64)
         }
 
         /// The index of the choice in ``WorkChooser/choices``.
@@ -24,12 +25,12 @@ struct WorkChooser: Sendable {
             switch kind {
             case .order(let ran, let insteadOf):
                 return "\(ran) ran before \(insteadOf)"
-            case .lateInLeeway(let work, let leeway):
-                let late = Duration.nanoseconds(Int64(clamping: leeway))
-                return "\(work) fired at the end of its leeway, \(late) late"
-            case .slowHop(let work, let spread):
-                let late = Duration.nanoseconds(Int64(clamping: spread))
-                return "\(work) took the slow hop, \(late) later"
+            case .lateInLeeway(let work, let by, let leeway):
+                let late = Duration.nanoseconds(Int64(clamping: by))
+                return "\(work) fired \(by == leeway ? "at the end of" : "within") its leeway, \(late) late"
+            case .slowHop(let work, let by, let spread):
+                let late = Duration.nanoseconds(Int64(clamping: by))
+                return "\(work) took \(by == spread ? "the slow hop" : "a slower hop"), \(late) later"
             }
         }
     }
@@ -114,19 +115,36 @@ struct WorkChooser: Sendable {
         return chosen
     }
 
-    /// Whether the later of two times is taken for what `later` describes (a timer's firing at the end of its leeway,
-    /// a hop at the end of its spread) rather than the earlier; recorded as a choice between two candidates, the
-    /// earlier first. PCT, whose priorities order work and not time, chooses at random here.
-    mutating func choosesLater(_ later: Deviation.Kind) -> Bool {
+    /// How far into a window of `window` nanoseconds (a timer's leeway, a hop's spread) the time falls, from 0 (its
+    /// start, the fixed order's) to `window` (its end); `late(offset)` describes a later time as a departure.
+    ///
+    /// Recorded as a choice between two candidates, the start and the end, which is all ``ExplorationStrategy/exhaustive``
+    /// tries; random orderings, and PCT (whose priorities order work, not time), take the start or the end a quarter of
+    /// the time each, and a uniformly drawn time strictly inside the window otherwise, recorded as `1 + offset`. A
+    /// replayed value `v` means the start (0), the end (1), or `v - 1` nanoseconds in (2 or more, at most the end).
+    mutating func offset(within window: UInt64, late: (UInt64) -> Deviation.Kind) -> UInt64 {
         let step = choices.count
-        let chosen: Int
+        let value: Int
         switch mode {
-        case .fixed: chosen = 0
-        case .random, .pct: chosen = Int(random.next() % 2)
-        case .replay(let script): chosen = step < script.count ? min(script[step], 1) : 0
+        case .fixed:
+            value = 0
+        case .random, .pct:
+            switch random.next() % 4 {
+            case 0: value = 0
+            case 1: value = 1
+            default: value = window > 1 ? 2 + Int(clamping: random.next() % (window - 1)) : 1
+            }
+        case .replay(let script):
+            value = step < script.count ? script[step] : 0
         }
-        record(chosen, of: 2) { later }
-        return chosen == 1
+        let offset: UInt64 =
+            switch value {
+            case 0: 0
+            case 1: window
+            default: min(UInt64(value - 1), window)
+            }
+        record(value, of: 2) { late(offset) }
+        return offset
     }
 
     /// Records choice `chosen` among `count` candidates, and the departure `departure` describes if it is not the

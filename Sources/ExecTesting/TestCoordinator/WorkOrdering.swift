@@ -7,11 +7,12 @@
 /// nothing between them. A timer with a leeway may fire anywhere in it, and a hop may take longer than the
 /// coordinator's `hopLatency` (up to its `hopLatencySpread`). ``fixed`` runs work in the order it was
 /// scheduled and fires timers at their deadlines, which makes every run the same; the other orderings choose, at each
-/// such point, among the pieces that could go next, and fire a timer with a leeway either at its deadline or at the
-/// end of its leeway (a hop, its latency or its latency plus the spread), so that a test sees the interleavings a
-/// real program may meet. <!-- G-explore-leeway G-explore-hop-spread --> What ExecKit does promise stays true in every ordering: a serial queue runs its work one
-/// piece at a time in FIFO order, an inline `invokeSync` runs where it is called, nothing runs before its deadline,
-/// and time moves only as the test says. <!-- G-explore-keeps-promises -->
+/// such point, among the pieces that could go next, and fire a timer with a leeway anywhere from its deadline to the
+/// end of its leeway (a hop, anywhere from its latency to its latency plus the spread), so that a test sees the
+/// interleavings a real program may meet. <!-- G-explore-leeway G-explore-hop-spread --> What ExecKit does promise
+/// stays true in every ordering: a serial queue runs its work one piece at a time in FIFO order, an inline
+/// `invokeSync` runs where it is called, nothing runs before its deadline, and time moves only as the test says.
+/// <!-- G-explore-keeps-promises -->
 ///
 /// Each choice is recorded; ``TestCoordinator/schedule`` spells the choices made so far, and ``replay(_:)`` makes them
 /// again, so any run can be repeated exactly. <!-- G-explore-replay -->
