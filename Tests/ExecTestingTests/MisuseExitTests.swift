@@ -176,6 +176,12 @@ import Testing
             TestCoordinator.explore(stepLimit: 0) { _ in }
         }
         #expect(steps.standardErrorText.contains("explore needs a stepLimit of at least 1, got 0"))
+
+        let independent = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let coordinator = TestCoordinator()
+            coordinator.declareIndependent(coordinator.serialQueue(named: "ok"), coordinator.global)
+        }
+        #expect(independent.standardErrorText.contains("declareIndependent takes this coordinator's serial queues"))
     }
 }
 #endif

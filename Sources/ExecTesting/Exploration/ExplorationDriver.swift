@@ -10,6 +10,8 @@ struct ExplorationDriver {
         let error: String?
         let choices: [Int]
         let candidateCounts: [Int]
+        /// For each choice, the candidates asleep there (an exhaustive run's sleep set): covered by earlier runs.
+        var asleep: [[Int]] = []
         let deviations: [WorkChooser.Deviation]
     }
 
@@ -60,7 +62,7 @@ struct ExplorationDriver {
             switch strategy.mode {
             case .random: return .random(seed: runSeed)
             case .pct(let depth, let steps): return .pct(seed: runSeed, depth: depth, expectedSteps: steps)
-            case .exhaustive: return WorkOrdering(mode: .replay(nextPrefix))
+            case .exhaustive: return WorkOrdering(mode: .exhaustive(nextPrefix))
             case .replay(let choices): return runs == 0 ? WorkOrdering(mode: .replay(choices)) : finish()
             }
         }
@@ -79,17 +81,20 @@ struct ExplorationDriver {
                 // A replay reports the run it was given, unshrunk: one run, as asked.
                 if case .replay = strategy.mode { phase = .done }
             } else if case .exhaustive = strategy.mode {
-                // Depth first: the deepest choice that has a next sibling takes it; what followed it starts over.
-                guard
-                    let deepest = outcome.choices.indices.last(where: {
-                        outcome.choices[$0] + 1 < outcome.candidateCounts[$0]
-                    })
-                else {
+                // Depth first: the deepest choice that has a next sibling not asleep takes it; what followed it starts
+                // over. An asleep sibling's orderings were covered by an earlier run.
+                func nextSibling(at depth: Int) -> Int? {
+                    let asleep = depth < outcome.asleep.count ? outcome.asleep[depth] : []
+                    let next = outcome.choices[depth] + 1
+                    guard next < outcome.candidateCounts[depth] else { return nil }
+                    return (next..<outcome.candidateCounts[depth]).first { !asleep.contains($0) }
+                }
+                guard let deepest = outcome.choices.indices.last(where: { nextSibling(at: $0) != nil }) else {
                     coveredEveryOrdering = true
                     phase = .done
                     return
                 }
-                nextPrefix = Array(outcome.choices[..<deepest]) + [outcome.choices[deepest] + 1]
+                nextPrefix = Array(outcome.choices[..<deepest]) + [nextSibling(at: deepest)!]
             }
         case .shrinking(let position):
             shrinkingLeft -= 1

@@ -26,9 +26,11 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     }
 
     /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
-    /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``). No reduction: two pieces of work on
-    /// different queues are run both ways even when they touch nothing in common, so the count grows quickly with
-    /// the work that is due at once. For small programs. <!-- G-explore-exhaustive -->
+    /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``). Two pieces of work on different
+    /// queues are run both ways, since the coordinator cannot see whether they touch something in common, so the
+    /// count grows quickly with the work that is due at once: for small programs. Work on queues the test declares
+    /// independent (``TestCoordinator/declareIndependent(_:)``) is run in one order where the others add nothing
+    /// (sleep sets): two queues of three blocks each take 6 runs instead of 20. <!-- G-explore-exhaustive -->
     public static let exhaustive = ExplorationStrategy(mode: .exhaustive)
 
     /// One run, making the choices of `schedule` (as ``ExplorationFailure/schedule`` or ``TestCoordinator/schedule``

@@ -145,7 +145,7 @@ extension TestCoordinator {
         }
         return ExplorationDriver.Outcome(
             error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made.choices,
-            candidateCounts: made.candidateCounts, deviations: made.deviations)
+            candidateCounts: made.candidateCounts, asleep: made.asleep, deviations: made.deviations)
     }
 
     /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is
@@ -174,5 +174,35 @@ extension TestCoordinator {
             FailureReport.report(failure.description, fileID: fileID, line: line)
         }
         return report
+    }
+}
+
+extension TestCoordinator {
+    /// Declares that work on each of `queues` never interacts with work on another of them: it reads and writes
+    /// nothing the others touch. ``ExplorationStrategy/exhaustive`` then skips orderings that differ from one already
+    /// run only in the order of such work: a run that tried block A on one queue before block B on another does not
+    /// also try B before A, unless something in between may tell them apart. <!-- G-explore-independent -->
+    ///
+    /// What the coordinator sees it checks for itself: two pieces of work commute only when the one that ran first
+    /// scheduled and cancelled nothing (its follow-ups' order would differ otherwise), and when nothing else ran in
+    /// between. What it cannot see, the shared state of your own code, is your promise: declare only queues whose work
+    /// truly shares nothing, or the exploration may skip the ordering that breaks. Work on the same queue is never
+    /// reordered anyway. Random, PCT and replayed runs ignore the declaration. Declarations add up over a run; make
+    /// them in the body, before running the coordinator, since each run has a fresh coordinator.
+    ///
+    /// - Precondition: each of `queues` is a serial queue of this coordinator (``serialQueue(named:type:)``,
+    ///   ``main``); otherwise the program stops with a message. <!-- G-explore-misuse-stops -->
+    public func declareIndependent(_ queues: Exec...) {
+        let simulated = queues.map { context -> SimulatedQueue in
+            guard case .custom(let custom) = context,
+                let queue = (custom as? SimulatedContext)?.serialQueue(of: storage)
+            else {
+                fatalError(
+                    "ExecTesting: declareIndependent takes this coordinator's serial queues (serialQueue(named:), main); "
+                        + "got \(context).")
+            }
+            return queue
+        }
+        storage.declareIndependent(simulated)
     }
 }

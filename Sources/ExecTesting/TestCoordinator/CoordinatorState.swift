@@ -46,6 +46,13 @@ struct CoordinatorState: Sendable {
     private var running: PendingWork?
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     private(set) var livelock: [PendingWork]?
+    /// The serial queues whose work the test declared independent of work on the others
+    /// (`TestCoordinator.declareIndependent(_:)`): an exhaustive exploration runs one ordering of such work.
+    private var independentQueues: Set<ObjectIdentifier> = []
+    /// How many schedulings, cancellations and hand-outs happened since the last choice's pick was handed out: zero
+    /// at the next choice means only that piece of work ran, and it scheduled and cancelled nothing.
+    private var effectsSinceChoice = 0
+
     /// Buffers that choosing among due work reuses from step to step, so that a step allocates nothing.
     private var scratch = Scratch()
 
@@ -106,6 +113,7 @@ struct CoordinatorState: Sendable {
         }
         heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
         pendingCount += 1
+        effectsSinceChoice += 1
         return WorkToken(slot: slot, id: sequence)
     }
 
@@ -116,6 +124,7 @@ struct CoordinatorState: Sendable {
     ///   ones, when the heap is rebuilt in O(n).
     mutating func cancel(_ token: WorkToken) -> ScheduledWork? {
         guard token.slot < slots.count, slots[token.slot].id == token.id else { return nil }
+        effectsSinceChoice += 1
         let work = take(token.slot)
         if heap.count > 64 && heap.count > 2 * pendingCount {
             heap.removeAll { key in slots[key.slot].sequence != key.sequence }
@@ -212,7 +221,11 @@ struct CoordinatorState: Sendable {
                 scratch.candidates = candidates  // its buffer serves the next step: no allocation per step
                 // Another pick's heap key goes stale (its slot is emptied or re-keyed) and is dropped when it surfaces.
                 if picked.sequence == key.sequence { heap.removeFirst() }
-                return handOut(picked)
+                let work = handOut(picked)
+                // After a choice, count only what the chosen work does; a forced step (one candidate) counts as an
+                // effect, so that the next choice does not take it for the chosen work alone.
+                if candidates.count > 1 { effectsSinceChoice = 0 }
+                return work
             }
             heap.removeFirst()
             return handOut(key)
@@ -260,7 +273,7 @@ struct CoordinatorState: Sendable {
     /// is only one.
     private mutating func pick(from candidates: [WorkHeap.Key]) -> WorkHeap.Key {
         guard candidates.count > 1, chooser != nil else { return candidates[0] }
-        let slots = self.slots
+        let (slots, independentQueues) = (self.slots, self.independentQueues)
         let chosen = chooser!.choose(
             among: candidates.count,
             chain: { index in
@@ -271,7 +284,14 @@ struct CoordinatorState: Sendable {
                 // A live key's slot holds its work (an emptied slot's sequence is `.max`, which no key has).
                 let key = candidates[index]
                 return PendingWork(slots[key.slot].work!, dueAt: key.deadline, sequence: key.sequence)
-            })
+            },
+            candidate: { index in
+                let queue = slots[candidates[index].slot].serialQueue
+                return WorkChooser.Candidate(
+                    sequence: candidates[index].sequence,
+                    independentQueue: queue.flatMap { independentQueues.contains($0) ? $0 : nil })
+            },
+            quiet: effectsSinceChoice == 0)
         return candidates[chosen]
     }
 
@@ -300,6 +320,7 @@ struct CoordinatorState: Sendable {
     /// slot; a periodic timer stays, re-keyed for its next firing (with a sequence number taken now, before anything
     /// its handler schedules).
     private mutating func handOut(_ key: WorkHeap.Key) -> ScheduledWork? {
+        effectsSinceChoice += 1
         if let left = stepsLeft {
             stepsLeft = left - 1
             if recentWork.count == 6 { recentWork.removeFirst() }
@@ -396,6 +417,11 @@ struct CoordinatorState: Sendable {
             stopRequested = false  // a stop() inside an inline run from the test's own code ends with it
             running = nil
         }
+    }
+
+    /// Declares work on each of `queues` independent of work on the others (see ``independentQueues``).
+    mutating func declareIndependent(_ queues: [SimulatedQueue]) {
+        independentQueues.formUnion(queues.map(ObjectIdentifier.init))
     }
 
     /// Callers waiting in an inline `invokeSync`, and the queues they hold meanwhile.

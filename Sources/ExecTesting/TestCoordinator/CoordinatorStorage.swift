@@ -304,8 +304,18 @@ final class CoordinatorStorage: Sendable {
     var schedule: String { state.withLock { WorkOrdering.spell($0.chooser?.choices ?? []) } }
 
     /// The choices made so far, with how many candidates each had, and those that differ from the fixed order.
-    var choicesMade: (choices: [Int], candidateCounts: [Int], deviations: [WorkChooser.Deviation]) {
-        state.withLock { ($0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.deviations ?? []) }
+    var choicesMade: (choices: [Int], candidateCounts: [Int], asleep: [[Int]], deviations: [WorkChooser.Deviation]) {
+        state.withLock {
+            (
+                $0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.asleep ?? [],
+                $0.chooser?.deviations ?? []
+            )
+        }
+    }
+
+    /// Declares work on each of `queues` independent of work on the others, for an exhaustive exploration.
+    func declareIndependent(_ queues: [SimulatedQueue]) {
+        state.withLock { $0.declareIndependent(queues) }
     }
 
     /// The last pieces of work that ran before the step limit stopped a run, or `nil` if it never did.

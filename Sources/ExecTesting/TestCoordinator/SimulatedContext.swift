@@ -25,6 +25,12 @@ final class SimulatedContext: CallerDrivenContext {
     private let queue: SimulatedQueue
     private let storage: CoordinatorStorage
     private let executor: SimulatedTaskExecutor
+
+    /// The simulated queue of a serial context of `owner`'s, or `nil` (the global queue, `.direct`, another
+    /// coordinator's context).
+    func serialQueue(of owner: CoordinatorStorage) -> SimulatedQueue? {
+        storage === owner && !queue.isConcurrent ? queue : nil  // `.direct`'s queue is the global one
+    }
     /// The serial executor of a serial queue (main included), shared by every context on that queue; `nil` for the
     /// global queue and `.direct`, which are concurrent.
     private let serialExecutor: ContextSerialExecutor?

@@ -41,6 +41,26 @@ struct WorkChooser: Sendable {
     private(set) var choices: [Int] = []
     /// How many candidates each of ``choices`` had.
     private(set) var candidateCounts: [Int] = []
+    /// For each of ``choices``, the candidates that were asleep there (an exhaustive run's sleep set; empty
+    /// otherwise): orderings that start with one of them were covered by an earlier run.
+    private(set) var asleep: [[Int]] = []
+
+    /// What a candidate is for sleep sets: its work, and the queue declared independent that it runs on, if any.
+    struct Candidate: Sendable {
+        let sequence: UInt64
+        let independentQueue: ObjectIdentifier?
+
+        /// Whether running `self` and `other` in either order leads to the same state, when the one that ran first
+        /// scheduled and cancelled nothing: both run on queues declared independent, different ones.
+        func commutes(with other: Candidate) -> Bool {
+            guard let mine = independentQueue, let theirs = other.independentQueue else { return false }
+            return mine != theirs
+        }
+    }
+
+    /// For an exhaustive run: at the last ordering choice, the sleep set with the candidates taken before the chosen
+    /// one in earlier runs (a sibling explored already), and the candidate chosen.
+    private var lastChoice: (covered: [Candidate], chosen: Candidate)?
     /// The choices that took another candidate than the fixed order's first.
     private(set) var deviations: [Deviation] = []
 
@@ -62,7 +82,7 @@ struct WorkChooser: Sendable {
     init(_ ordering: WorkOrdering) {
         mode = ordering.mode
         switch ordering.mode {
-        case .fixed, .replay:
+        case .fixed, .replay, .exhaustive:
             random = SplitMix(seed: 0)
             depth = 1
         case .random(let seed):
@@ -82,9 +102,12 @@ struct WorkChooser: Sendable {
 
     /// Picks one of `count` candidates (in fixed order, at least two); returns its index and records the choice.
     /// `chain(i)` is candidate `i`'s chain, read only by PCT; `describe(i)` is candidate `i` as
-    /// ``TestCoordinator/pendingWork`` would describe it, read only for a departure from the fixed order.
+    /// ``TestCoordinator/pendingWork`` would describe it, read only for a departure from the fixed order;
+    /// `candidate(i)` is what sleep sets know of it, and `quiet` whether, since the last choice, only the work chosen
+    /// then ran and it scheduled and cancelled nothing (both read only by an exhaustive run).
     mutating func choose(
-        among count: Int, chain: (Int) -> Chain, describe: (Int) -> PendingWork
+        among count: Int, chain: (Int) -> Chain, describe: (Int) -> PendingWork,
+        candidate: (Int) -> Candidate = { _ in Candidate(sequence: 0, independentQueue: nil) }, quiet: Bool = false
     ) -> Int {
         let step = choices.count
         defer { orderingChoices += 1 }
@@ -96,6 +119,19 @@ struct WorkChooser: Sendable {
             chosen = Int(random.next() % UInt64(count))
         case .replay(let script):
             chosen = step < script.count ? min(script[step], count - 1) : 0
+        case .exhaustive(let prefix):
+            // The sleep set here (Godefroid's sleep sets): what was covered at the last choice, less what may not
+            // commute with the work that ran since.
+            let sleeping = lastChoice.map { last in quiet ? last.covered.filter { $0.commutes(with: last.chosen) } : []
+            }
+            let asleepHere = (0..<count).filter { index in
+                let sequence = candidate(index).sequence
+                return sleeping?.contains { $0.sequence == sequence } ?? false
+            }
+            chosen =
+                step < prefix.count ? min(prefix[step], count - 1) : (0..<count).first { !asleepHere.contains($0) } ?? 0
+            asleep.append(asleepHere)
+            lastChoice = ((sleeping ?? []) + (0..<chosen).map(candidate), candidate(chosen))
         case .pct:
             var best = 0
             var bestPriority = Int.min
@@ -134,7 +170,7 @@ struct WorkChooser: Sendable {
             case 1: value = 1
             default: value = window > 1 ? 2 + Int(clamping: random.next() % (window - 1)) : 1
             }
-        case .replay(let script):
+        case .replay(let script), .exhaustive(let script):
             value = step < script.count ? script[step] : 0
         }
         let offset: UInt64 =
@@ -153,6 +189,7 @@ struct WorkChooser: Sendable {
         if chosen != 0 { deviations.append(Deviation(choice: choices.count, kind: departure())) }
         choices.append(chosen)
         candidateCounts.append(count)
+        if asleep.count < choices.count { asleep.append([]) }
     }
 }
 

@@ -22,6 +22,9 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
         case random(seed: UInt64)
         case pct(seed: UInt64, depth: Int, expectedSteps: Int)
         case replay([Int])
+        /// One run of ``ExplorationStrategy/exhaustive``: the choices given, then, past them, the first candidate not
+        /// asleep (sleep sets over work on queues declared independent).
+        case exhaustive([Int])
     }
 
     let mode: Mode
@@ -72,7 +75,7 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
         case .fixed: return "fixed"
         case .random(let seed): return "random(seed: \(seed))"
         case .pct(let seed, let depth, let steps): return "pct(seed: \(seed), depth: \(depth), expectedSteps: \(steps))"
-        case .replay(let choices): return "replay(\"\(Self.spell(choices))\")"
+        case .replay(let choices), .exhaustive(let choices): return "replay(\"\(Self.spell(choices))\")"
         }
     }
 
