@@ -84,4 +84,36 @@ import Testing
         }
         #expect(orders.value == ["ab", "ba"])
     }
+
+    /// A response on one queue cancels a time-out timer on another: they do not commute (after the cancel, the timer
+    /// never fires), so a declaration must not hide the ordering where the time-out fires first. The outcomes seen
+    /// with the declaration are those seen without it.
+    // Guarantees: G-explore-independent
+    @Test func workThatCancelsOtherWorkNeverGoesToSleep() {
+        func outcomes(declared: Bool) -> Set<String> {
+            let seen = Shared<Set<String>>([])
+            let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+                let (timeouts, responses) = (
+                    coordinator.serialQueue(named: "timeouts"), coordinator.serialQueue(named: "responses")
+                )
+                if declared { coordinator.declareIndependent(timeouts, responses) }
+                let events = Shared<[String]>([])
+                let timeout = Shared<(any Lifetime)?>(nil)
+                // The response is scheduled first, so the fixed order (and the first run) tries it first.
+                responses.invoke(after: .seconds(1)) {
+                    timeout.value?.cancel()
+                    events.update { $0.append("response") }
+                }
+                timeout.value = timeouts.singleTimer(interval: .seconds(1)) { events.update { $0.append("timeout") } }
+                coordinator.main.invoke(after: .seconds(1)) { events.update { $0.append("read") } }
+                coordinator.advance(by: .seconds(2))
+                seen.update { _ = $0.insert(events.value.joined(separator: ",")) }
+            }
+            #expect(report.coveredEveryOrdering)
+            return seen.value
+        }
+        let all = outcomes(declared: false)
+        #expect(all.contains("timeout,response,read"), "the time-out fires before the response: \(all)")
+        #expect(outcomes(declared: true) == all)
+    }
 }

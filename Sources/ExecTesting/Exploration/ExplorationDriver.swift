@@ -12,6 +12,8 @@ struct ExplorationDriver {
         let candidateCounts: [Int]
         /// For each choice, the candidates asleep there (an exhaustive run's sleep set): covered by earlier runs.
         var asleep: [[Int]] = []
+        /// The choices whose chosen work scheduled and cancelled nothing before the next choice.
+        var quiet: Set<Int> = []
         let deviations: [WorkChooser.Deviation]
     }
 
@@ -30,8 +32,10 @@ struct ExplorationDriver {
     private let iterations: Int
     private var phase = Phase.exploring
     private(set) var runs = 0
-    /// For ``ExplorationStrategy/exhaustive``: the choices the next run starts with.
+    /// For ``ExplorationStrategy/exhaustive``: the choices the next run starts with, and, for each of them, the
+    /// candidates tried there before that scheduled or cancelled something (loud: they never go to sleep).
     private var nextPrefix: [Int] = []
+    private var loudSiblings: [[Int]] = []
     private var coveredEveryOrdering = false
     /// The run that failed first, its outcome as shrunk so far, and how many shrinking runs are left.
     private var failedRun = 0
@@ -62,7 +66,7 @@ struct ExplorationDriver {
             switch strategy.mode {
             case .random: return .random(seed: runSeed)
             case .pct(let depth, let steps): return .pct(seed: runSeed, depth: depth, expectedSteps: steps)
-            case .exhaustive: return WorkOrdering(mode: .exhaustive(nextPrefix))
+            case .exhaustive: return WorkOrdering(mode: .exhaustive(nextPrefix, loud: loudSiblings))
             case .replay(let choices): return runs == 0 ? WorkOrdering(mode: .replay(choices)) : finish()
             }
         }
@@ -95,6 +99,10 @@ struct ExplorationDriver {
                     return
                 }
                 nextPrefix = Array(outcome.choices[..<deepest]) + [nextSibling(at: deepest)!]
+                // The sibling just tried at `deepest` joins those tried there before; deeper levels start over.
+                loudSiblings = Array(loudSiblings.prefix(deepest))
+                while loudSiblings.count <= deepest { loudSiblings.append([]) }
+                if !outcome.quiet.contains(deepest) { loudSiblings[deepest].append(outcome.choices[deepest]) }
             }
         case .shrinking(let position):
             shrinkingLeft -= 1

@@ -28,9 +28,10 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
     /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``). Two pieces of work on different
     /// queues are run both ways, since the coordinator cannot see whether they touch something in common, so the
-    /// count grows quickly with the work that is due at once: for small programs. Work on queues the test declares
-    /// independent (``TestCoordinator/declareIndependent(_:)``) is run in one order where the others add nothing
-    /// (sleep sets): two queues of three blocks each take 6 runs instead of 20. <!-- G-explore-exhaustive -->
+    /// count grows quickly with the work that is due at once: for small programs. For work on queues the test declares
+    /// independent (``TestCoordinator/declareIndependent(_:)``), orderings that differ only in the order of that work
+    /// are skipped where sleep sets can tell (two queues of three blocks each: 6 runs instead of 20; sleep sets do not
+    /// bring every case down to one run). <!-- G-explore-exhaustive -->
     public static let exhaustive = ExplorationStrategy(mode: .exhaustive)
 
     /// One run, making the choices of `schedule` (as ``ExplorationFailure/schedule`` or ``TestCoordinator/schedule``
@@ -57,8 +58,9 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
 public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// How many runs of the test body were made, shrinking runs not included.
     public let runs: Int
-    /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering. `false` for the other
-    /// strategies.
+    /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering, counting as one the
+    /// orderings that differ only in the order of work on queues declared independent
+    /// (``TestCoordinator/declareIndependent(_:)``). `false` for the other strategies.
     public let coveredEveryOrdering: Bool
     /// The first failing run, shrunk; `nil` when every run passed.
     public let failure: ExplorationFailure?

@@ -145,7 +145,7 @@ extension TestCoordinator {
         }
         return ExplorationDriver.Outcome(
             error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made.choices,
-            candidateCounts: made.candidateCounts, asleep: made.asleep, deviations: made.deviations)
+            candidateCounts: made.candidateCounts, asleep: made.asleep, quiet: made.quiet, deviations: made.deviations)
     }
 
     /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is

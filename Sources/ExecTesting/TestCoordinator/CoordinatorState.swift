@@ -183,6 +183,7 @@ struct CoordinatorState: Sendable {
         if runner != 0 { return .failBusyElsewhere }
         runner = thread
         runsStarted &+= 1
+        effectsSinceChoice += 1  // what the test did since the last run: a sleeping candidate must wake
         return .proceed
     }
 
@@ -224,7 +225,8 @@ struct CoordinatorState: Sendable {
                 let work = handOut(picked)
                 // After a choice, count only what the chosen work does; a forced step (one candidate) counts as an
                 // effect, so that the next choice does not take it for the chosen work alone.
-                if candidates.count > 1 { effectsSinceChoice = 0 }
+                // A periodic timer's re-keying (a new sequence number, a heap key) is an effect of its own.
+                if candidates.count > 1 { effectsSinceChoice = work?.repetition == nil ? 0 : 1 }
                 return work
             }
             heap.removeFirst()
@@ -385,6 +387,7 @@ struct CoordinatorState: Sendable {
         stopRequested = false
         runner = 0
         running = nil
+        effectsSinceChoice += 1  // the test may act before the next run
     }
 
     /// Lets `thread` enter `queue` for an inline `invokeSync`, or says why it cannot; `isInside` is whether the
@@ -401,6 +404,7 @@ struct CoordinatorState: Sendable {
         }
         if runner == 0 {
             runner = thread
+            effectsSinceChoice += 1  // the test's own inline invokeSync: it may have acted since the last run
             return .proceedAsRunner
         }
         if runner != thread { return .failBusyElsewhere }

@@ -304,11 +304,16 @@ final class CoordinatorStorage: Sendable {
     var schedule: String { state.withLock { WorkOrdering.spell($0.chooser?.choices ?? []) } }
 
     /// The choices made so far, with how many candidates each had, and those that differ from the fixed order.
-    var choicesMade: (choices: [Int], candidateCounts: [Int], asleep: [[Int]], deviations: [WorkChooser.Deviation]) {
+    var choicesMade:
+        (
+            choices: [Int], candidateCounts: [Int], asleep: [[Int]], quiet: Set<Int>,
+            deviations: [WorkChooser.Deviation]
+        )
+    {
         state.withLock {
             (
                 $0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.asleep ?? [],
-                $0.chooser?.deviations ?? []
+                $0.chooser?.quietChoices ?? [], $0.chooser?.deviations ?? []
             )
         }
     }

@@ -81,8 +81,8 @@ public final class TestCoordinator: TaskLauncher {
     ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
     ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
     ///     <!-- G-virtual-hop-latency -->
-    ///   - hopLatencySpread: How much longer a hop may take under an exploring `ordering`: each hop then takes
-    ///     `hopLatency` or `hopLatency + hopLatencySpread`, as the ordering chooses (the fixed order, `hopLatency`),
+    ///   - hopLatencySpread: How much longer a hop may take under an exploring `ordering`: each hop then takes from
+    ///     `hopLatency` to `hopLatency + hopLatencySpread`, as the ordering chooses (the fixed order, `hopLatency`),
     ///     and a hop on a serial queue never arrives before one queued there earlier (a fast one waits behind a slow
     ///     one). Zero unless given. <!-- G-explore-hop-spread -->
     ///   - ordering: How work that is free to run in either order is ordered: ``WorkOrdering/fixed`` (the default,

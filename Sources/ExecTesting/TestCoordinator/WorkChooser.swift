@@ -58,9 +58,14 @@ struct WorkChooser: Sendable {
         }
     }
 
-    /// For an exhaustive run: at the last ordering choice, the sleep set with the candidates taken before the chosen
-    /// one in earlier runs (a sibling explored already), and the candidate chosen.
-    private var lastChoice: (covered: [Candidate], chosen: Candidate)?
+    /// For an exhaustive run: at the last ordering choice, its index in ``choices``, the sleep set with the
+    /// candidates taken there before the chosen one in earlier runs (siblings explored already) that were quiet
+    /// then, and the candidate chosen.
+    private var lastChoice: (index: Int, covered: [Candidate], chosen: Candidate)?
+    /// The ordering choices whose chosen work was seen to schedule and cancel nothing before the next choice (the
+    /// others, and the last, count as loud): what the driver tells later runs so that a sibling that cancels or
+    /// schedules never goes to sleep.
+    private(set) var quietChoices: Set<Int> = []
     /// The choices that took another candidate than the fixed order's first.
     private(set) var deviations: [Deviation] = []
 
@@ -119,19 +124,28 @@ struct WorkChooser: Sendable {
             chosen = Int(random.next() % UInt64(count))
         case .replay(let script):
             chosen = step < script.count ? min(script[step], count - 1) : 0
-        case .exhaustive(let prefix):
+        case .exhaustive(let prefix, let loud):
             // The sleep set here (Godefroid's sleep sets): what was covered at the last choice, less what may not
             // commute with the work that ran since.
-            let sleeping = lastChoice.map { last in quiet ? last.covered.filter { $0.commutes(with: last.chosen) } : []
+            if let last = lastChoice, quiet { quietChoices.insert(last.index) }
+            let sleeping = lastChoice.map { last in
+                quiet ? last.covered.filter { $0.commutes(with: last.chosen) } : []
             }
             let asleepHere = (0..<count).filter { index in
                 let sequence = candidate(index).sequence
                 return sleeping?.contains { $0.sequence == sequence } ?? false
             }
             chosen =
-                step < prefix.count ? min(prefix[step], count - 1) : (0..<count).first { !asleepHere.contains($0) } ?? 0
+                step < prefix.count
+                ? min(prefix[step], count - 1) : (0..<count).first { !asleepHere.contains($0) } ?? 0
             asleep.append(asleepHere)
-            lastChoice = ((sleeping ?? []) + (0..<chosen).map(candidate), candidate(chosen))
+            // The siblings tried here before (lower indices) go to sleep, unless they were loud when tried.
+            let loudHere = step < loud.count ? loud[step] : []
+            var covered = sleeping ?? []
+            for index in 0..<chosen where !asleepHere.contains(index) && !loudHere.contains(index) {
+                covered.append(candidate(index))
+            }
+            lastChoice = (step, covered, candidate(chosen))
         case .pct:
             var best = 0
             var bestPriority = Int.min
@@ -168,9 +182,12 @@ struct WorkChooser: Sendable {
             switch random.next() % 4 {
             case 0: value = 0
             case 1: value = 1
-            default: value = window > 1 ? 2 + Int(clamping: random.next() % (window - 1)) : 1
+            default:
+                // Strictly inside, and small enough for the recorded value (1 + offset) to fit an `Int`.
+                let inside = min(window, UInt64(Int.max) - 1)
+                value = inside > 1 ? 1 + Int(1 + random.next() % (inside - 1)) : 1
             }
-        case .replay(let script), .exhaustive(let script):
+        case .replay(let script), .exhaustive(let script, _):
             value = step < script.count ? script[step] : 0
         }
         let offset: UInt64 =

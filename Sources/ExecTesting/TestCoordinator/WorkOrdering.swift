@@ -23,8 +23,9 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
         case pct(seed: UInt64, depth: Int, expectedSteps: Int)
         case replay([Int])
         /// One run of ``ExplorationStrategy/exhaustive``: the choices given, then, past them, the first candidate not
-        /// asleep (sleep sets over work on queues declared independent).
-        case exhaustive([Int])
+        /// asleep (sleep sets over work on queues declared independent). `loud[d]`: the candidates at choice `d`
+        /// that, run there in an earlier run, scheduled or cancelled something (they never go to sleep).
+        case exhaustive([Int], loud: [[Int]])
     }
 
     let mode: Mode
@@ -75,7 +76,8 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
         case .fixed: return "fixed"
         case .random(let seed): return "random(seed: \(seed))"
         case .pct(let seed, let depth, let steps): return "pct(seed: \(seed), depth: \(depth), expectedSteps: \(steps))"
-        case .replay(let choices), .exhaustive(let choices): return "replay(\"\(Self.spell(choices))\")"
+        case .replay(let choices): return "replay(\"\(Self.spell(choices))\")"
+        case .exhaustive(let choices, _): return "exhaustive run from \"\(Self.spell(choices))\""
         }
     }
 
