@@ -35,6 +35,8 @@ struct CoordinatorState: Sendable {
     private(set) var isClosed = false
     /// Chooses among work free to run in either order; `nil` for the fixed order, which needs no choosing.
     private(set) var chooser: WorkChooser?
+    /// Whether there is a ``chooser``: a plain flag, which the hot paths test without touching the chooser's storage.
+    private let chooses: Bool
 
     /// For an exploration's run: how many more pieces of work may run (`nil`: no limit). Work due once it is zero is
     /// not run: the run has gone on too long, a livelock (see ``livelock``).
@@ -72,6 +74,7 @@ struct CoordinatorState: Sendable {
     /// running at most `stepLimit` pieces of work (no limit when `nil`).
     init(ordering: WorkOrdering = .fixed, stepLimit: Int? = nil) {
         chooser = ordering.mode == .fixed ? nil : WorkChooser(ordering)
+        chooses = ordering.mode != .fixed
         stepsLeft = stepLimit
     }
 
@@ -103,13 +106,16 @@ struct CoordinatorState: Sendable {
         guard !isClosed else { return .none }  // the caller releases the refused work, after unlocking
         let sequence = nextSequence
         nextSequence += 1
+        // Read only when choosing among due work: the fixed order pays nothing for it.
+        let serialQueue: ObjectIdentifier? =
+            if chooses, let queue = work.queue, !queue.isConcurrent { ObjectIdentifier(queue) } else { nil }
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            slots[slot] = Slot(sequence: sequence, work: work)
+            slots[slot] = Slot(sequence: sequence, id: sequence, work: work, serialQueue: serialQueue)
         } else {
             slot = slots.count
-            slots.append(Slot(sequence: sequence, work: work))
+            slots.append(Slot(sequence: sequence, id: sequence, work: work, serialQueue: serialQueue))
         }
         heap.insert(.init(deadline: max(deadline, now), sequence: sequence, slot: slot))
         pendingCount += 1
@@ -216,7 +222,7 @@ struct CoordinatorState: Sendable {
             }
             guard key.deadline <= limit, !limitReached(before: key) else { return nil }
             now = max(now, key.deadline)
-            if chooser != nil {
+            if chooses {
                 let candidates = freeToGoNext(from: key)
                 let picked = pick(from: candidates)
                 scratch.candidates = candidates  // its buffer serves the next step: no allocation per step
@@ -274,7 +280,7 @@ struct CoordinatorState: Sendable {
     /// The chooser's pick among `candidates` (at least one, in fixed order); no choice is made, or recorded, when there
     /// is only one.
     private mutating func pick(from candidates: [WorkHeap.Key]) -> WorkHeap.Key {
-        guard candidates.count > 1, chooser != nil else { return candidates[0] }
+        guard candidates.count > 1, chooses else { return candidates[0] }
         let (slots, independentQueues) = (self.slots, self.independentQueues)
         let chosen = chooser!.choose(
             among: candidates.count,
@@ -345,7 +351,7 @@ struct CoordinatorState: Sendable {
     /// that follows (see ``WorkChooser/offset(within:late:)``). Never before a hop queued earlier on the same serial queue: a fast hop
     /// waits for a slow one ahead of it, so the queue keeps its FIFO order.
     mutating func hopArrival(of work: ScheduledWork, dueAt deadline: UInt64, spread: UInt64) -> UInt64 {
-        guard chooser != nil else { return deadline }
+        guard chooses else { return deadline }
         let pending = PendingWork(work, dueAt: deadline, sequence: nextSequence)
         let delay = chooser!.offset(within: spread) { .slowHop(pending, by: $0, spread: spread) }
         let (late, overflow) = deadline.addingReportingOverflow(delay)
@@ -363,7 +369,7 @@ struct CoordinatorState: Sendable {
     /// - Parameter sequence: The sequence number the firing takes (the next one, unless the caller took it already).
     mutating func firingTime(of work: ScheduledWork, dueAt deadline: UInt64, sequence: UInt64? = nil) -> UInt64 {
         let leeway = work.repetition.map { min(work.leeway, $0.period - 1) } ?? work.leeway
-        guard leeway > 0, chooser != nil else { return deadline }
+        guard leeway > 0, chooses else { return deadline }
         let pending = PendingWork(work, dueAt: deadline, sequence: sequence ?? nextSequence)
         let delay = chooser!.offset(within: leeway) { .lateInLeeway(pending, by: $0, leeway: leeway) }
         let (late, overflow) = deadline.addingReportingOverflow(delay)
@@ -386,7 +392,7 @@ struct CoordinatorState: Sendable {
         if !stopRequested { now = max(now, limit) }
         stopRequested = false
         runner = 0
-        running = nil
+        if case .some = running { running = nil }
         effectsSinceChoice += 1  // the test may act before the next run
     }
 
@@ -419,7 +425,7 @@ struct CoordinatorState: Sendable {
         if asRunner {
             runner = 0
             stopRequested = false  // a stop() inside an inline run from the test's own code ends with it
-            running = nil
+            if case .some = running { running = nil }
         }
     }
 
@@ -464,15 +470,9 @@ struct CoordinatorState: Sendable {
         var sequence: UInt64
         var id: UInt64
         var work: ScheduledWork?
-        /// The serial queue the work runs in, as an identity; `nil` for a concurrent queue or none. Kept beside the
-        /// work so that choosing among the work due (``freeToGoNext(from:)``) reads no reference.
-        let serialQueue: ObjectIdentifier?
-
-        init(sequence: UInt64, work: ScheduledWork) {
-            self.sequence = sequence
-            self.id = sequence
-            self.work = work
-            serialQueue = work.queue.flatMap { $0.isConcurrent ? nil : ObjectIdentifier($0) }
-        }
+        /// The serial queue the work runs in, as an identity; `nil` for a concurrent queue or none, and on a
+        /// coordinator that does not choose. Kept beside the work so that choosing among the work due
+        /// (``freeToGoNext(from:)``) reads no reference.
+        var serialQueue: ObjectIdentifier?
     }
 }
