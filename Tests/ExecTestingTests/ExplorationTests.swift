@@ -100,6 +100,35 @@ import Testing
         return log.value
     }
 
+    /// With a failure limit above one, exploration goes on after each failure, shrinks and reports each on its own.
+    // Guarantees: G-explore-failure-limit
+    @Test func aFailureLimitFindsSeveralFailuresEachShrunkAndReported() throws {
+        let reported = Shared<[String]>([])
+        let random = TestCoordinator.explore(.random, iterations: 200, seed: 5, failureLimit: 3) { coordinator in
+            let log = Self.twoQueuesLog(coordinator)
+            if log != ["a", "b"] { throw WrongOrder(log: log) }
+        } reportFailure: { message in
+            reported.update { $0.append(message) }
+        }
+        #expect(random.failures.count == 3)
+        #expect(random.failures.map(\.schedule) == ["1", "1", "1"], "each shrunk")
+        #expect(
+            random.failures.map(\.run) == random.failures.map(\.run).sorted()
+                && Set(random.failures.map(\.run)).count == 3)
+        #expect(random.failure?.run == random.failures.first?.run)
+        #expect(reported.value == random.failures.map(\.description), "each reported on its own")
+
+        // Exhaustive goes on to the end: the four orderings of three queues that do not start with "x" fail.
+        let exhaustive = TestCoordinator.explore(.exhaustive, iterations: 100, failureLimit: 10) { coordinator in
+            let log = Self.threeQueuesLog(coordinator)
+            if log.first != "x" { throw WrongOrder(log: log) }
+        } reportFailure: { _ in
+        }
+        #expect(exhaustive.runs == 6)
+        #expect(exhaustive.coveredEveryOrdering)
+        #expect(exhaustive.failures.count == 4)
+    }
+
     // Guarantees: G-explore-exhaustive
     @Test func exhaustiveExplorationRunsEveryOrderingOnceAndSaysSo() {
         let seen = Shared<[[String]]>([])

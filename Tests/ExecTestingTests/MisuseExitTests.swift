@@ -177,6 +177,11 @@ import Testing
         }
         #expect(steps.standardErrorText.contains("explore needs a stepLimit of at least 1, got 0"))
 
+        let failures = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestCoordinator.explore(failureLimit: 0) { _ in }
+        }
+        #expect(failures.standardErrorText.contains("explore needs a failureLimit of at least 1, got 0"))
+
         let independent = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let coordinator = TestCoordinator()
             coordinator.declareIndependent(coordinator.serialQueue(named: "ok"), coordinator.global)

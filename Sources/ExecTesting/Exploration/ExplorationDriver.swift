@@ -37,17 +37,24 @@ struct ExplorationDriver {
     private var nextPrefix: [Int] = []
     private var loudSiblings: [[Int]] = []
     private var coveredEveryOrdering = false
-    /// The run that failed first, its outcome as shrunk so far, and how many shrinking runs are left.
+    /// For ``ExplorationStrategy/exhaustive``: whether orderings remain after the run that failed last.
+    private var orderingsRemain = true
+    /// The run being shrunk, its outcome as shrunk so far, and how many shrinking runs are left.
     private var failedRun = 0
     private var failing: Outcome?
     private var shrinkingLeft = ExplorationDriver.shrinkingBudget
+    /// How many failing runs end the exploration, and those found so far, shrunk.
+    private let failureLimit: Int
+    private var found: [ExplorationFailure] = []
 
-    init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int, stepLimit: Int) {
+    init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int, stepLimit: Int, failureLimit: Int = 1) {
         precondition(iterations >= 1, "ExecTesting: explore needs at least 1 iteration, got \(iterations).")
         precondition(stepLimit >= 1, "ExecTesting: explore needs a stepLimit of at least 1, got \(stepLimit).")
+        precondition(failureLimit >= 1, "ExecTesting: explore needs a failureLimit of at least 1, got \(failureLimit).")
         self.strategy = strategy
         self.seed = seed
         self.iterations = iterations
+        self.failureLimit = failureLimit
     }
 
     /// The ordering of the next run, or `nil` when the exploration is over.
@@ -56,7 +63,10 @@ struct ExplorationDriver {
         case .done:
             return nil
         case .shrinking(let position):
-            guard let failing, shrinkingLeft > 0 else { return finish() }
+            guard let failing, shrinkingLeft > 0 else {
+                finishFailure()
+                return nextOrdering()
+            }
             var trial = failing.choices
             trial[position] = 0
             return WorkOrdering(mode: .replay(Self.trimmed(trial)))
@@ -79,30 +89,15 @@ struct ExplorationDriver {
             preconditionFailure("ExecTesting: an exploration recorded a run after it was over")
         case .exploring:
             runs += 1
+            // Depth first, the next run's prefix follows from this run, failing or not.
+            if case .exhaustive = strategy.mode { orderingsRemain = advanceDepthFirst(after: outcome) }
             if outcome.error != nil {
                 failedRun = runs
                 startShrinking(outcome)
                 // A replay reports the run it was given, unshrunk: one run, as asked.
-                if case .replay = strategy.mode { phase = .done }
-            } else if case .exhaustive = strategy.mode {
-                // Depth first: the deepest choice that has a next sibling not asleep takes it; what followed it starts
-                // over. An asleep sibling's orderings were covered by an earlier run.
-                func nextSibling(at depth: Int) -> Int? {
-                    let asleep = depth < outcome.asleep.count ? outcome.asleep[depth] : []
-                    let next = outcome.choices[depth] + 1
-                    guard next < outcome.candidateCounts[depth] else { return nil }
-                    return (next..<outcome.candidateCounts[depth]).first { !asleep.contains($0) }
-                }
-                guard let deepest = outcome.choices.indices.last(where: { nextSibling(at: $0) != nil }) else {
-                    coveredEveryOrdering = true
-                    phase = .done
-                    return
-                }
-                nextPrefix = Array(outcome.choices[..<deepest]) + [nextSibling(at: deepest)!]
-                // The sibling just tried at `deepest` joins those tried there before; deeper levels start over.
-                loudSiblings = Array(loudSiblings.prefix(deepest))
-                while loudSiblings.count <= deepest { loudSiblings.append([]) }
-                if !outcome.quiet.contains(deepest) { loudSiblings[deepest].append(outcome.choices[deepest]) }
+                if case .replay = strategy.mode { finishFailure() }
+            } else if !orderingsRemain {
+                phase = .done
             }
         case .shrinking(let position):
             shrinkingLeft -= 1
@@ -120,14 +115,45 @@ struct ExplorationDriver {
 
     /// What the exploration found.
     var report: ExplorationReport {
-        let failure = failing.map { failing in
-            ExplorationFailure(
-                strategy: strategy.description, seed: seed, run: failedRun,
-                schedule: WorkOrdering.spell(failing.choices),
-                error: failing.error ?? "",
-                departures: failing.deviations.map(\.description))
+        ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering, failures: found)
+    }
+
+    /// Moves depth first to the next ordering after `outcome`'s: the deepest choice that has a next sibling not asleep
+    /// takes it, and what followed it starts over (an asleep sibling's orderings were covered by an earlier run).
+    /// Returns `false`, and marks every ordering covered, when none remains.
+    private mutating func advanceDepthFirst(after outcome: Outcome) -> Bool {
+        func nextSibling(at depth: Int) -> Int? {
+            let asleep = depth < outcome.asleep.count ? outcome.asleep[depth] : []
+            let next = outcome.choices[depth] + 1
+            guard next < outcome.candidateCounts[depth] else { return nil }
+            return (next..<outcome.candidateCounts[depth]).first { !asleep.contains($0) }
         }
-        return ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering, failure: failure)
+        guard let deepest = outcome.choices.indices.last(where: { nextSibling(at: $0) != nil }) else {
+            coveredEveryOrdering = true
+            return false
+        }
+        nextPrefix = Array(outcome.choices[..<deepest]) + [nextSibling(at: deepest)!]
+        // The sibling just tried at `deepest` joins those tried there before; deeper levels start over.
+        loudSiblings = Array(loudSiblings.prefix(deepest))
+        while loudSiblings.count <= deepest { loudSiblings.append([]) }
+        if !outcome.quiet.contains(deepest) { loudSiblings[deepest].append(outcome.choices[deepest]) }
+        return true
+    }
+
+    /// Ends the shrinking of the failure in hand: records it, then goes on exploring if the test asked for more
+    /// failures and runs and orderings remain.
+    private mutating func finishFailure() {
+        if let failing {
+            found.append(
+                ExplorationFailure(
+                    strategy: strategy.description, seed: seed, run: failedRun,
+                    schedule: WorkOrdering.spell(failing.choices), error: failing.error ?? "",
+                    departures: failing.deviations.map(\.description)))
+        }
+        failing = nil
+        shrinkingLeft = Self.shrinkingBudget
+        let replays = if case .replay = strategy.mode { true } else { false }
+        phase = found.count < failureLimit && runs < iterations && orderingsRemain && !replays ? .exploring : .done
     }
 
     private mutating func startShrinking(_ outcome: Outcome) {
@@ -140,7 +166,7 @@ struct ExplorationDriver {
     /// Moves to the last departure before `end`, or ends the shrinking.
     private mutating func moveShrinking(below end: Int) {
         guard let failing, let position = failing.choices[..<end].lastIndex(where: { $0 != 0 }) else {
-            phase = .done
+            finishFailure()
             return
         }
         phase = .shrinking(position: position)

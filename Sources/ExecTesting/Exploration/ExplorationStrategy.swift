@@ -62,12 +62,16 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// orderings that differ only in the order of work on queues declared independent
     /// (``TestCoordinator/declareIndependent(_:)``). `false` for the other strategies.
     public let coveredEveryOrdering: Bool
-    /// The first failing run, shrunk; `nil` when every run passed.
-    public let failure: ExplorationFailure?
+    /// The failing runs found, each shrunk, in the order found: at most the exploration's `failureLimit`; empty when
+    /// every run passed.
+    public let failures: [ExplorationFailure]
 
-    /// The failure's description, or how many runs passed.
+    /// The first failing run, shrunk; `nil` when every run passed.
+    public var failure: ExplorationFailure? { failures.first }
+
+    /// The failures' descriptions, or how many runs passed.
     public var description: String {
-        if let failure { return failure.description }
+        if !failures.isEmpty { return failures.map(\.description).joined(separator: "\n") }
         let coverage = coveredEveryOrdering ? ", every ordering covered" : ""
         return "\(runs) run\(runs == 1 ? "" : "s") passed\(coverage)"
     }

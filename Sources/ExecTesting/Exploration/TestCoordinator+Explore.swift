@@ -22,8 +22,7 @@ extension TestCoordinator {
     /// A run fails when `body` records an issue (`#expect`, `#require`: in a Swift Testing test, each run goes inside
     /// `withKnownIssue`, so its issues show as known issues and the test fails once, with the exploration's report) or
     /// throws (from XCTest, only a thrown error tells: `XCTUnwrap`, or an error of your own). The first failing run
-    /// ends the exploration. Its
-    /// schedule is then shrunk: each departure from the fixed order is undone in turn, and kept undone if the run
+    /// ends the exploration (unless `failureLimit` asks for more). Its schedule is then shrunk: each departure from the fixed order is undone in turn, and kept undone if the run
     /// still fails, so the report names the few orderings that matter, in words, with the lines that scheduled the
     /// work. The failure goes to `reportFailure`, or, by default, is recorded as an issue of the running Swift
     /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, write
@@ -56,13 +55,17 @@ extension TestCoordinator {
     ///     a livelock (work that keeps scheduling work at the same instant, or two queues that keep waking each
     ///     other), and the report lists the last pieces that ran; the run's `runUntilIdle()` and `advance` calls
     ///     return at once from then on. <!-- G-explore-livelock -->
+    ///   - failureLimit: How many failing runs end the exploration: 1 (the default) stops at the first; more go on
+    ///     exploring after each failure is shrunk and reported, so that one test finds several orderings that break
+    ///     (each reported on its own). <!-- G-explore-failure-limit -->
     ///   - fileID: Where a failure is recorded; defaults to the caller's file.
     ///   - line: Where a failure is recorded; defaults to the caller's line.
     ///   - reportFailure: Receives the failure's description; `nil` reports it as described above.
     ///   - body: The test, given the run's coordinator; it makes its objects anew from it each time.
     /// - Returns: How many runs were made, whether they covered every ordering (``ExplorationStrategy/exhaustive``),
     ///   and the failure, if any.
-    /// - Precondition: `iterations` and `stepLimit` are at least 1; otherwise the program stops with a message.
+    /// - Precondition: `iterations`, `stepLimit` and `failureLimit` are at least 1; otherwise the program stops with a
+    ///   message.
     ///   <!-- G-explore-misuse-stops -->
     @discardableResult
     public static func explore(
@@ -73,12 +76,14 @@ extension TestCoordinator {
         hopLatency: Duration = .zero,
         hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
+        failureLimit: Int = 1,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ body: (TestCoordinator) throws -> Void,
         reportFailure: ((String) -> Void)? = nil
     ) -> ExplorationReport {
-        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
+        var driver = ExplorationDriver(
+            strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit, failureLimit: failureLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
                 recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
@@ -89,7 +94,7 @@ extension TestCoordinator {
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:fileID:line:_:reportFailure:)``
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:failureLimit:fileID:line:_:reportFailure:)``
     /// for a body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
     /// actor (`isolation`), so a `@MainActor` test may call it. A body that does not await takes the synchronous
     /// form, in an async test too.
@@ -102,13 +107,15 @@ extension TestCoordinator {
         hopLatency: Duration = .zero,
         hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
+        failureLimit: Int = 1,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TestCoordinator) async throws -> Void,
         reportFailure: ((String) -> Void)? = nil
     ) async -> ExplorationReport {
-        var driver = ExplorationDriver(strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit)
+        var driver = ExplorationDriver(
+            strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit, failureLimit: failureLimit)
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
                 recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
@@ -167,11 +174,12 @@ extension TestCoordinator {
     private static func report(
         _ report: ExplorationReport, fileID: StaticString, line: UInt, reportFailure: ((String) -> Void)?
     ) -> ExplorationReport {
-        guard let failure = report.failure else { return report }
-        if let reportFailure {
-            reportFailure(failure.description)
-        } else {
-            FailureReport.report(failure.description, fileID: fileID, line: line)
+        for failure in report.failures {
+            if let reportFailure {
+                reportFailure(failure.description)
+            } else {
+                FailureReport.report(failure.description, fileID: fileID, line: line)
+            }
         }
         return report
     }
