@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecTesting
-import Synchronization
 import Testing
 
 // The article's "Actor reentrancy" (ExecTesting.docc/FindingOrderingBugs.md), verbatim: the wrong version fails under

@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecTesting
-import Synchronization
 import Testing
 
 // The article's "Answers out of order" (ExecTesting.docc/FindingOrderingBugs.md), verbatim: the wrong version fails
@@ -11,7 +10,7 @@ import Testing
 /// sent. (Wrong: see below.)
 final class ServiceClient: Sendable {
     private let main: Exec
-    private let received = Mutex<[String]>([])
+    private let received = LockedBox<[String]>([])
 
     init(main: Exec) { self.main = main }
 
@@ -30,7 +29,7 @@ final class ServiceClient: Sendable {
 /// sent, whatever order they arrive in.
 final class OrderedServiceClient: Sendable {
     private let main: Exec
-    private let state = Mutex((sent: 0, next: 0, early: [Int: String](), answers: [String]()))
+    private let state = LockedBox((sent: 0, next: 0, early: [Int: String](), answers: [String]()))
 
     init(main: Exec) { self.main = main }
 

@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecTesting
-import Synchronization
 import Testing
 
 // The article's "A cancel racing a firing" (ExecTesting.docc/FindingOrderingBugs.md), verbatim: the wrong version
@@ -9,10 +8,10 @@ import Testing
 
 /// Polls a price every second on `poll` and shows it on `ui`, until stopped. (Wrong: see below.)
 final class PricePoller: Sendable {
-    private let timer = Mutex<(any Lifetime)?>(nil)
+    private let timer = LockedBox<(any Lifetime)?>(nil)
 
     init(poll: Exec, ui: Exec, show: @escaping @Sendable (Int) -> Void) {
-        let polls = Mutex(0)
+        let polls = LockedBox(0)
         let timer = poll.periodicTimer(interval: .seconds(1)) {
             let price = polls.withLock { polls in
                 polls += 1
@@ -29,11 +28,11 @@ final class PricePoller: Sendable {
 
 /// Polls a price every second on `poll` and shows it on `ui`; once `stop()` has returned, nothing more is shown.
 final class StoppablePricePoller: Sendable {
-    private let timer = Mutex<(any Lifetime)?>(nil)
-    private let stopped = Mutex(false)  // read and written on `ui` only
+    private let timer = LockedBox<(any Lifetime)?>(nil)
+    private let stopped = LockedBox(false)  // read and written on `ui` only
 
     init(poll: Exec, ui: Exec, show: @escaping @Sendable (Int) -> Void) {
-        let polls = Mutex(0)
+        let polls = LockedBox(0)
         let timer = poll.periodicTimer(interval: .seconds(1)) { [weak self] in
             guard let self else { return }
             let price = polls.withLock { polls in
@@ -65,7 +64,7 @@ final class StoppablePricePoller: Sendable {
 
     let report = TestCoordinator.explore(.random, iterations: 1_000) { coordinator in
         let ui = coordinator.serialQueue(named: "ui")
-        let shown = Mutex<[String]>([])
+        let shown = LockedBox<[String]>([])
         let poller = PricePoller(poll: coordinator.serialQueue(named: "poll"), ui: ui) { price in
             shown.withLock { $0.append("price \(price)") }
         }
@@ -104,7 +103,7 @@ func pricesShown(
     _ coordinator: TestCoordinator
 ) -> [String] {
     let ui = coordinator.serialQueue(named: "ui")
-    let shown = Mutex<[String]>([])
+    let shown = LockedBox<[String]>([])
     let stop = startPoller(coordinator.serialQueue(named: "poll"), ui) { price in
         shown.withLock { $0.append("price \(price)") }
     }

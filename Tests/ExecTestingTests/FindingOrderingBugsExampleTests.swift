@@ -1,7 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecTesting
-import Synchronization
 import Testing
 
 // The examples of the article "Finding ordering bugs" (ExecTesting.docc/FindingOrderingBugs.md), verbatim: each wrong
@@ -10,7 +9,7 @@ import Testing
 /// Shows the results of the latest search. (Wrong: see below.)
 final class SearchScreen: Sendable {
     private let main: Exec
-    private let state = Mutex("")
+    private let state = LockedBox("")
 
     init(main: Exec) { self.main = main }
 
@@ -28,7 +27,7 @@ final class SearchScreen: Sendable {
 /// Shows the results of the latest search, whatever order the workers finish in.
 final class LatestSearchScreen: Sendable {
     private let main: Exec
-    private let state = Mutex((latest: 0, shown: ""))
+    private let state = LockedBox((latest: 0, shown: ""))
 
     init(main: Exec) { self.main = main }
 
@@ -55,7 +54,7 @@ func fetch(
     from server: Exec, on client: Exec, timeout: Duration, answerAfter delay: Duration,
     completion: @escaping @Sendable (Int?) -> Void
 ) -> any Lifetime {
-    let finished = Mutex(false)
+    let finished = LockedBox(false)
     server.invoke(after: delay) {
         finished.withLock { $0 = true }
         client.invoke { completion(42) }
@@ -73,7 +72,7 @@ func fetchOnce(
     from server: Exec, on client: Exec, timeout: Duration, answerAfter delay: Duration,
     completion: @escaping @Sendable (Int?) -> Void
 ) -> any Lifetime {
-    let finished = Mutex(false)
+    let finished = LockedBox(false)
     let finish: @Sendable (Int?) -> Void = { value in  // runs on `client` only
         if finished.withLock({ $0 }) { return }
         finished.withLock { $0 = true }
@@ -87,7 +86,7 @@ func fetchOnce(
 /// arrive last, and shrinks it to that one departure.
 // Guarantees: G-explore-runs, G-explore-shrinks, G-explore-reports
 @Test func theArticlesSearchTestFailsUnderExplorationWithOneDeparture() {
-    let reports = Mutex<[String]>([])
+    let reports = LockedBox<[String]>([])
     let report = TestCoordinator.explore(.random, iterations: 100) { coordinator in
         let screen = SearchScreen(main: coordinator.main)
         screen.search("ca", on: coordinator.serialQueue(named: "worker 1"))
@@ -131,7 +130,7 @@ func completions(
     of fetch: (Exec, Exec, Duration, Duration, @escaping @Sendable (Int?) -> Void) -> any Lifetime,
     _ coordinator: TestCoordinator
 ) -> [Int?] {
-    let received = Mutex<[Int?]>([])
+    let received = LockedBox<[Int?]>([])
     let lifetime = fetch(
         coordinator.serialQueue(named: "server"), coordinator.serialQueue(named: "client"), .seconds(1), .seconds(1)
     ) { value in received.withLock { $0.append(value) } }
