@@ -131,8 +131,9 @@ extension TestCoordinator {
     private func outcome(_ failure: String?, stepLimit: Int) -> ExplorationDriver.Outcome {
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
-        let hung = hungTasks()
-        if !hung.isEmpty && storage.deadlock == nil && storage.livelock == nil {
+        // A run that failed as a deadlock or livelock is not also checked for hung tasks (nor waited on for them).
+        let hung = storage.deadlock == nil && storage.livelock == nil ? hungTasks() : []
+        if !hung.isEmpty {
             let tasks = hung.map { origin in "a task started" + (origin?.callSite.map { " at \($0)" } ?? "") }
             failures.append(
                 "hang: nothing is pending, and \(hung.count) task\(hung.count == 1 ? "" : "s") started with "

@@ -112,7 +112,7 @@ struct WorkChooser: Sendable {
     /// then ran and it scheduled and cancelled nothing (both read only by an exhaustive run).
     mutating func choose(
         among count: Int, chain: (Int) -> Chain, describe: (Int) -> PendingWork,
-        candidate: (Int) -> Candidate = { _ in Candidate(sequence: 0, independentQueue: nil) }, quiet: Bool = false
+        candidate: (Int) -> Candidate, quiet: Bool
     ) -> Int {
         let step = choices.count
         defer { orderingChoices += 1 }
