@@ -152,8 +152,9 @@ extension TestCoordinator {
                     + last.map(\.description).joined(separator: "; "), at: 0)
         }
         return ExplorationDriver.Outcome(
-            error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made.choices,
-            candidateCounts: made.candidateCounts, asleep: made.asleep, quiet: made.quiet, deviations: made.deviations)
+            error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made?.choices ?? [],
+            candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
+            deviations: made?.deviations ?? [])
     }
 
     /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is

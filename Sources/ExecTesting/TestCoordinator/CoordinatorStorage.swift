@@ -303,20 +303,9 @@ final class CoordinatorStorage: Sendable {
     /// The choices made so far among work free to run in either order, as a schedule string (``WorkOrdering``).
     var schedule: String { state.withLock { WorkOrdering.spell($0.chooser?.choices ?? []) } }
 
-    /// The choices made so far, with how many candidates each had, and those that differ from the fixed order.
-    var choicesMade:
-        (
-            choices: [Int], candidateCounts: [Int], asleep: [[Int]], quiet: Set<Int>,
-            deviations: [WorkChooser.Deviation]
-        )
-    {
-        state.withLock {
-            (
-                $0.chooser?.choices ?? [], $0.chooser?.candidateCounts ?? [], $0.chooser?.asleep ?? [],
-                $0.chooser?.quietChoices ?? [], $0.chooser?.deviations ?? []
-            )
-        }
-    }
+    /// What the chooser made of the run so far (its choices, their candidates, its departures), or `nil` for the
+    /// fixed order, which makes no choice.
+    var choicesMade: WorkChooser? { state.withLock { $0.chooser } }
 
     /// Declares work on each of `queues` independent of work on the others, for an exhaustive exploration.
     func declareIndependent(_ queues: [SimulatedQueue]) {
