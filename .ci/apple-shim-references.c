@@ -19,6 +19,8 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_dispatch_queue_set_specific,
     (void *)execkit_capture_return_addresses,
     (void *)execkit_async_resume_points,
+    (void *)execkit_read_memory,
+    (void *)execkit_read_memory_below,
     (void *)execkit_entered_queue_record_head,
     (void *)execkit_set_entered_queue_record_head,
     (void *)execkit_timer_engine_cache,

@@ -31,8 +31,11 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     /// Its place in the order of scheduling: among items due at the same instant, the lower runs first.
     public let sequence: UInt64
     /// The source line that scheduled it (see ``CallSite`` for which line that is), or `nil` when the coordinator was
-    /// made with `recordsCallSites: false`, when the toolchain offers no backtraces (Apple platforms before macOS 26
-    /// and its siblings), or when no frame has source information (code built without debug information).
+    /// made with `recordsCallSites: false`, when the toolchain cannot symbolicate (Apple platforms before macOS 26 and
+    /// its siblings), or when no frame has source information (code built without debug information, or an optimized
+    /// line the compiler folded away: the code after an `await` merged with another closure's, say). In an optimized
+    /// build, a call whose return address has line 0 (code merged from several lines) is named by the nearest line
+    /// before it in the same function.
     /// <!-- G-virtual-call-sites-optional -->
     ///
     /// - Cost: the first read of a listed item's call site symbolicates the stack captured when it was scheduled,

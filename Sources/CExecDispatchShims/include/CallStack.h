@@ -7,6 +7,7 @@
 #ifndef EXECKIT_CALLSTACK_H
 #define EXECKIT_CALLSTACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,19 +51,52 @@ static inline size_t execkit_capture_return_addresses(uintptr_t *addresses, uint
     return count;
 }
 
+/// Copies `size` bytes at `address` of this process's memory into `buffer` and returns true, or returns false, without
+/// faulting, where any of those bytes cannot be read (unmapped, or not an address at all). A system call (Linux:
+/// `process_vm_readv` on this process; Apple platforms: `vm_read_overwrite` on this task), about a microsecond. Where the
+/// system refuses the call (a seccomp filter, say) it returns false from then on, at the cost of a load.
+bool execkit_read_memory(uintptr_t address, void *buffer, size_t size);
+
+/// How many bytes below an address `execkit_read_memory_below` reads at most: the rest of the address's page and
+/// the page before it.
+#define EXECKIT_READ_BELOW 8192
+
+/// Like `execkit_read_memory` for the 16 bytes at `address`, and in the same system call as much of the page holding
+/// `address` and the page before it as can be read, below `address`. `window` receives the bytes from `address -
+/// EXECKIT_READ_BELOW` on (it has room for `EXECKIT_READ_BELOW + 16` bytes; only the part read is written). Returns
+/// how many bytes below `address` were read, or -1 when the 16 bytes at `address` cannot be.
+long execkit_read_memory_below(uintptr_t address, unsigned char *window);
+
 /// Writes the resume points of the asynchronous callers of the Swift async function whose frame record is at `frame`,
 /// innermost first (at most `capacity`), and returns how many it wrote: the chain of async contexts that the Swift
 /// ABI keeps at `frame - 8` (each context starts with its parent and the parent's resume function).
 ///
-/// Only for a frame that Swift's own unwinder has found to be an async function's (ExecTesting checks that once per
-/// call path): anywhere else the word at `frame - 8` is no context. Each pointer is checked to be non-null and
-/// aligned, and the chain is cut at `capacity`.
+/// Meant for a frame that ExecTesting has found to be an async function's, by the name of the function its return
+/// address enters. It never faults wherever `frame` points: the context's slot is read only inside the calling thread's
+/// stack, and contexts only through `execkit_read_memory_below`, so a frame that holds no context gives a short or
+/// empty chain, never a crash. The chain is cut at a null, misaligned or unreadable context, or at `capacity`.
+///
+/// Cost: a task's contexts are allocated one after another, callers first, so a context's callers mostly lie just
+/// below it: one read (a system call, about a microsecond, and a copy of up to 8 KB) usually covers the chain, and
+/// each caller outside it costs another.
 static inline size_t execkit_async_resume_points(uintptr_t frame, uintptr_t *points, size_t capacity) {
     uintptr_t const mask = (uintptr_t)0x0000FFFFFFFFFFFFull;
+    if (execkit_stack_high == 0) execkit_find_stack_bounds();
+    if (frame < execkit_stack_low + sizeof(uintptr_t) || frame >= execkit_stack_high) return 0;
     uintptr_t context = *(uintptr_t const *)(frame - sizeof(uintptr_t)) & mask;
+    _Alignas(16) unsigned char window[EXECKIT_READ_BELOW + 16];
+    uintptr_t base = 0, low = 0, high = 0;  // window[0] holds the byte at `base`; [low, high) was read
     size_t count = 0;
     while (count < capacity && context != 0 && (context & (sizeof(uintptr_t) - 1)) == 0) {
-        uintptr_t const *words = (uintptr_t const *)context;
+        if (context < low || context > high - 2 * sizeof(uintptr_t) || high == 0) {
+            long const below = execkit_read_memory_below(context, window);
+            if (below < 0) break;
+            base = context - EXECKIT_READ_BELOW;
+            low = context - (uintptr_t)below;
+            high = context + 2 * sizeof(uintptr_t);
+        }
+        uintptr_t words[2];
+        __builtin_memcpy(words, window + (context - base), sizeof words);
         points[count++] = words[1] & mask;
         context = words[0] & mask;
     }

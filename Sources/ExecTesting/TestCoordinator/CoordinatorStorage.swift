@@ -62,10 +62,8 @@ final class CoordinatorStorage: Sendable {
     }
 
     /// The caller's stack, when call sites are recorded; called before taking the lock.
-    func captureOrigin(of kind: PendingWork.Kind) -> RecordedCallSite? {
-        guard recordsCallSites else { return nil }
-        if case .sleep = kind { return RecordedCallSite.capture(reusingMatchingPaths: false) }
-        return RecordedCallSite.capture(reusingMatchingPaths: true)
+    func captureOrigin() -> RecordedCallSite? {
+        recordsCallSites ? RecordedCallSite.capture() : nil
     }
 
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
@@ -80,7 +78,7 @@ final class CoordinatorStorage: Sendable {
         onDiscard: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
-        var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
+        var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         work.onDiscard = onDiscard
         return add(work) { _ in deadline }
     }
@@ -94,7 +92,7 @@ final class CoordinatorStorage: Sendable {
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         let period = interval.saturatingNanoseconds
-        let origin = captureOrigin(of: .singleTimer)
+        let origin = captureOrigin()
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
             var work: ScheduledWork
             let deadline: UInt64
@@ -126,7 +124,7 @@ final class CoordinatorStorage: Sendable {
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
         if case .job = kind { watchForStall() }
-        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(of: kind), body: body)
+        let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         let latency = withoutHopLatency ? 0 : hopLatency
         let spread = withoutHopLatency ? 0 : hopLatencySpread
         return add(work) { state in

@@ -28,7 +28,7 @@ extension TestCoordinator {
         guard storage.explores else {
             return Task(executorPreference: taskExecutor, priority: priority, operation: operation)
         }
-        let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
+        let id = launchedTasks.started(at: storage.captureOrigin())
         return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
             defer { launchedTasks.finished(id) }
             return try await operation()
@@ -45,7 +45,7 @@ extension TestCoordinator {
         guard storage.explores else {
             return Task(executorPreference: taskExecutor, priority: priority, operation: operation)
         }
-        let id = launchedTasks.started(at: storage.captureOrigin(of: .job))
+        let id = launchedTasks.started(at: storage.captureOrigin())
         return Task(executorPreference: taskExecutor, priority: priority) { [launchedTasks] in
             defer { launchedTasks.finished(id) }
             return await operation()
