@@ -84,8 +84,11 @@ let package = Package(
             dependencies: ["ExecNotifications", "ExecTestSupport"],
             swiftSettings: strictSettings
         ),
+        // For the call-site tests: a call whose frame-pointer chain is broken on purpose (C and assembly).
+        .target(name: "CExecTestSupport", path: "Tests/CExecTestSupport"),
         .testTarget(
-            name: "ExecTestingTests", dependencies: ["ExecTesting", "ExecNotifications", "ExecTestSupport"],
+            name: "ExecTestingTests",
+            dependencies: ["ExecTesting", "ExecNotifications", "ExecTestSupport", "CExecTestSupport"],
             swiftSettings: strictSettings),
         // The stress suite (issue #16): scenarios that repeat every asynchronous API, the driver that runs each in a
         // process of its own (CI also runs its release build at a larger size), and the tests that run the driver.
