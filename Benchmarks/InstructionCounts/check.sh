@@ -39,6 +39,7 @@ swift build -c release --product InstructionCounts >/dev/null
 # Guarantees: G-invokesync-queue-cost (the syncQueue().invokeSync row), G-mutexcontext-cost (the MutexContext row)
 # Guarantees: G-main-onmainactor-cost (the onMainActor row), G-iscurrent-cost (the two Exec.isCurrent rows)
 # Guarantees: G-main-ordered-cost (the two .mainOrdered rows), G-timer-invoke-after-cost (the invoke(after:) row)
+# Guarantees: G-virtual-call-site-cost (the two call-site rows, and their malloc rows below)
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
@@ -66,6 +67,8 @@ rows=(
     ".mainOrdered.invoke on the main queue (immediate), against .main's|invokeClosure mainOrdered|invokeClosure main|2.3"
     ".mainOrdered.invoke(_:with:) off the main queue (queued), against .main's|invokeWithLiteral mainOrderedElsewhere|invokeWithLiteral mainElsewhere|1.0"
     "invoke(after:) an hour ahead on .utility (asyncAfter), against a self-keeping timer|invokeAfter utility|invokeAfter forwardedUtility|2.0|caller"
+    "TestCoordinator block with its call site, along a path seen before, against call sites off|callSitesOnePath direct 1000|callSitesOff direct 1000|1.6"
+    "TestCoordinator block with its call site, along a new path each time, against call sites off|callSitesNewPaths direct 1000|callSitesOff direct 1000|2.9"
 )
 
 # Instructions per operation of one side of a row, counted as the row's last field says.
@@ -129,6 +132,8 @@ malloc_rows=(
     "invokeAsync(group:) on .utility (invokeAsync's 1, and the closure that leaves the group)|invokeAsyncGroup utility|2.05"
     "OnceCompletion without timeout, made and completed on .direct|onceCompletion direct|8.05"
     "TestCoordinator.serialQueue(named:), made and dropped|coordinatorSerialQueue direct|10.05"
+    "TestCoordinator call site along a path seen before (none)|callSitesOnePath direct 1000|0.05"
+    "TestCoordinator call site along a new path (its addresses, its entry and the site)|callSitesNewPaths direct 1000|9.05"
 )
 echo
 echo "| row | mallocs per op | limit |"

@@ -35,6 +35,13 @@
 //              (call sites off), then `advance(by: .seconds(3_600))` runs them all, as ExecTestingBenchmarks does |
 //              coordinatorCallSites: the same with call sites recorded (the coordinator's default) | binaryHeap: the
 //              floor, the same blocks through a lock and an array-backed binary heap of closures
+//   callSitesNewPaths (CONTEXT ignored): N blocks scheduled on a TestCoordinator's global context (call sites
+//              recorded), each along a call path of its own: twelve nested calls, each to one of two functions, chosen
+//              by the bits of the block's index (at most 4,096 paths) | callSitesOnePath: the same calls, all along the
+//              first path | callSitesOff: the same as callSitesOnePath with call sites off, the floor of both |
+//              callSitesAsync: a task on a TestCoordinator (call sites recorded) awaits N `global.perform { }`, each
+//              scheduled from async code along one path | callSitesAsyncOff: the same with call sites off |
+//              callSitesInTask: callSitesOnePath from inside a task, as an async test schedules
 //   hubPostLongName: hubPost with a name of 10,000 characters | hubPostAmongOthers: hubPost with 1,000 observers of
 //              other names besides (CONTEXT ignored)
 //   queueIsCurrent: ExecDispatch's `DispatchQueue.isCurrent` from outside a private queue | getSpecificTwice: its
@@ -430,6 +437,34 @@ extension Duration {
         coordinator.advance(by: .seconds(3_600))
         precondition(counter.value == count, "every timer fired")
         withExtendedLifetime(timers) {}
+    case "callSitesNewPaths", "callSitesOnePath", "callSitesOff":
+        precondition(operation != "callSitesNewPaths" || count <= 4_096, "callSitesNewPaths has 4,096 paths")
+        let coordinator = TestCoordinator(recordsCallSites: operation != "callSitesOff")
+        for index in 0..<count {
+            CallPathFan.schedule(on: coordinator, along: operation == "callSitesNewPaths" ? index : 0, levels: 12)
+        }
+        coordinator.runUntilIdle()
+        precondition(counter.value == count, "every block ran")
+    case "callSitesInTask":
+        let coordinator = TestCoordinator()
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            for _ in 0..<count { CallPathFan.schedule(on: coordinator, along: 0, levels: 12) }
+            finished.signal()
+        }
+        finished.wait()
+        coordinator.runUntilIdle()
+        precondition(counter.value == count, "every block ran")
+    case "callSitesAsync", "callSitesAsyncOff":
+        let coordinator = TestCoordinator(recordsCallSites: operation == "callSitesAsync")
+        let global = coordinator.global
+        coordinator.task {
+            var total = 0
+            for _ in 0..<count { total &+= await global.perform { 1 } }
+            counter.value &+= total
+        }
+        coordinator.runUntilIdle()
+        precondition(counter.value == count, "every perform ran")
     case "coordinatorPending":  // SIZE timers pending on a TestCoordinator, then N scheduled and run one at a time
         let coordinator = TestCoordinator(recordsCallSites: false)
         var delays = Delays()
@@ -622,5 +657,31 @@ final class PlainHeapCoordinator: @unchecked Sendable {
         }) {
             block()
         }
+    }
+}
+
+/// Schedulings along many call paths: each level calls one of two functions, which differ only in where they return
+/// to, so that `levels` levels make 2^levels paths.
+enum CallPathFan {
+    @inline(never)
+    static func schedule(on coordinator: TestCoordinator, along path: Int, levels: Int) {
+        guard levels > 0 else {
+            coordinator.global.invoke { counter.value &+= 1 }
+            return
+        }
+        if path & 1 == 0 { left(coordinator, path >> 1, levels - 1) } else { right(coordinator, path >> 1, levels - 1) }
+        consume(levels)  // after the call, so that no call is a tail call that would leave no frame
+    }
+
+    @inline(never)
+    static func left(_ coordinator: TestCoordinator, _ path: Int, _ levels: Int) {
+        schedule(on: coordinator, along: path, levels: levels)
+        consume(path)
+    }
+
+    @inline(never)
+    static func right(_ coordinator: TestCoordinator, _ path: Int, _ levels: Int) {
+        schedule(on: coordinator, along: path, levels: levels)
+        consume(path &+ 1)
     }
 }
