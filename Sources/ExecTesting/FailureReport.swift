@@ -38,55 +38,79 @@ enum FailureReport {
 /// are caught (and shown as known issues) rather than failing the test once per run; the exploration then reports the
 /// failure it found once, as a real issue. Elsewhere only a thrown error tells.
 enum RunFailure {
+    /// What failed in a run: the text the report shows, and what it was, for telling one failure from another (which
+    /// expectation, by its place in the source; which type of error; the values in the text may differ between runs
+    /// that fail the same way).
+    struct Found: Sendable {
+        var message: String
+        var kind: String
+
+        /// `failures` joined: their messages, and their kinds.
+        init?(_ failures: [Found]) {
+            guard !failures.isEmpty else { return nil }
+            message = failures.map(\.message).joined(separator: "; ")
+            kind = failures.map(\.kind).joined(separator: "; ")
+        }
+
+        init(message: String, kind: String) {
+            self.message = message
+            self.kind = kind
+        }
+    }
+
     /// Runs `body`; returns what failed in it (the issues it recorded, or the error it threw), or `nil`.
-    static func capture(_ body: () throws -> Void) -> String? {
-        let failures = LockedBox<[String]>([])
+    static func capture(_ body: () throws -> Void) -> Found? {
+        let failures = LockedBox<[Found]>([])
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             withKnownIssue(isIntermittent: true) {
                 do { try body() } catch let error { record(error, in: failures, issueRecorded: true) }
             } matching: { issue in
-                failures.withLock { $0.append(String(describing: issue)) }
+                record(issue, in: failures)
                 return true
             }
-            return summary(failures)
+            return Found(failures.withLock { $0 })
         }
         #endif
         do { try body() } catch { record(error, in: failures, issueRecorded: false) }
-        return summary(failures)
+        return Found(failures.withLock { $0 })
     }
 
     /// ``capture(_:)`` for a body that awaits.
     static func capture(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
-    ) async -> String? {
-        let failures = LockedBox<[String]>([])
+    ) async -> Found? {
+        let failures = LockedBox<[Found]>([])
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             await withKnownIssue(isIntermittent: true) {
                 do { try await body() } catch let error { record(error, in: failures, issueRecorded: true) }
             } matching: { issue in
-                failures.withLock { $0.append(String(describing: issue)) }
+                record(issue, in: failures)
                 return true
             }
-            return summary(failures)
+            return Found(failures.withLock { $0 })
         }
         #endif
         do { try await body() } catch { record(error, in: failures, issueRecorded: false) }
-        return summary(failures)
+        return Found(failures.withLock { $0 })
     }
+
+    #if canImport(Testing)
+    /// Adds a recorded issue: its text, and the place in the source that recorded it.
+    private static func record(_ issue: Issue, in failures: LockedBox<[Found]>) {
+        let place = issue.sourceLocation.map { "\($0.fileID):\($0.line):\($0.column)" } ?? "an unknown place"
+        failures.withLock { $0.append(Found(message: String(describing: issue), kind: "an issue at \(place)")) }
+    }
+    #endif
 
     /// Adds `error`'s text, unless `issueRecorded` and it is the error `#require` throws, whose issue (caught as a
     /// known issue) says it better.
-    private static func record(_ error: any Error, in failures: LockedBox<[String]>, issueRecorded: Bool) {
+    private static func record(_ error: any Error, in failures: LockedBox<[Found]>, issueRecorded: Bool) {
         #if canImport(Testing)
         if issueRecorded, #_hasSymbol(ExpectationFailedError.self), error is ExpectationFailedError { return }
         #endif
-        failures.withLock { $0.append(String(describing: error)) }
-    }
-
-    private static func summary(_ failures: LockedBox<[String]>) -> String? {
-        let all = failures.withLock { $0 }
-        return all.isEmpty ? nil : all.joined(separator: "; ")
+        let found = Found(message: String(describing: error), kind: "a thrown \(String(reflecting: type(of: error)))")
+        failures.withLock { $0.append(found) }
     }
 }

@@ -116,4 +116,43 @@ import Testing
         #expect(all.contains("timeout,response,read"), "the time-out fires before the response: \(all)")
         #expect(outcomes(declared: true) == all)
     }
+
+    /// Issue #39's first finding: four pieces of work due at 1 s, three of them on queues declared independent (a
+    /// response that cancels a time-out, a block on `x`, the time-out), and a read on main of what ran. The driver
+    /// coming back a second time to a choice of three or more forgot the loud sibling tried there first, and put it to
+    /// sleep: "time-out fired, response answered, `x` not yet" was never run. Every outcome seen undeclared is seen
+    /// declared.
+    // Guarantees: G-explore-independent, G-explore-exhaustive
+    @Test func aLoudSiblingStaysAwakeWhenTheDriverReturnsToItsChoice() {
+        func outcomes(declared: Bool) -> (Set<String>, ExplorationReport) {
+            let seen = Shared<Set<String>>([])
+            let report = TestCoordinator.explore(.exhaustive, iterations: 10_000) { coordinator in
+                let responses = coordinator.serialQueue(named: "responses")
+                let x = coordinator.serialQueue(named: "x")
+                let timeouts = coordinator.serialQueue(named: "timeouts")
+                if declared { coordinator.declareIndependent(responses, x, timeouts) }
+                let ran = Shared<[String]>([])
+                let seenByMain = Shared<String>("")
+                let timeout = Shared<(any Lifetime)?>(nil)
+                responses.invoke(after: .seconds(1)) {
+                    timeout.value?.cancel()
+                    ran.update { $0.append("response") }
+                }
+                x.invoke(after: .seconds(1)) { ran.update { $0.append("x") } }
+                timeout.value = timeouts.singleTimer(interval: .seconds(1)) { ran.update { $0.append("timeout") } }
+                coordinator.main.invoke(after: .seconds(1)) {
+                    seenByMain.value = ran.value.sorted().joined(separator: ",")
+                }
+                coordinator.advance(by: .seconds(2))
+                seen.update { _ = $0.insert(seenByMain.value + " / " + ran.value.sorted().joined(separator: ",")) }
+            }
+            return (seen.value, report)
+        }
+        let (undeclared, all) = outcomes(declared: false)
+        let (declared, reduced) = outcomes(declared: true)
+        #expect(all.coveredEveryOrdering && reduced.coveredEveryOrdering)
+        #expect(undeclared.contains("response,timeout / response,timeout,x"), "\(undeclared)")
+        #expect(declared == undeclared)
+        #expect(reduced.runs < all.runs)
+    }
 }

@@ -248,6 +248,38 @@ import Testing
         #expect((failure.departures.first ?? "").hasPrefix("block on \"b\""))
     }
 
+    /// Issue #39's sixth finding: shrinking kept any run that failed with fewer departures, so a report could pair
+    /// the run that failed with another failure's message and schedule. Three blocks on three queues, and two
+    /// expectations: "c overtook a", then "b overtook a". Undoing the departure that put c first can fail the second:
+    /// that run is another failure, and is not kept. Over 40 seeds, the report names the first failing run's
+    /// expectation.
+    // Guarantees: G-explore-shrinks
+    @Test func shrinkingKeepsARunOnlyIfItFailsTheSameWay() {
+        var mismatches: [String] = []
+        for seed in UInt64(0)..<40 {
+            let firstFailure = Shared<String?>(nil)
+            let report = TestCoordinator.explore(.random, iterations: 100, seed: seed) { coordinator in
+                let log = Shared<[String]>([])
+                for name in ["a", "b", "c"] {
+                    coordinator.serialQueue(named: name).invoke { log.update { $0.append(name) } }
+                }
+                coordinator.runUntilIdle()
+                let position = { (name: String) in log.value.firstIndex(of: name) ?? 0 }
+                let (cFirst, bFirst) = (position("c") < position("a"), position("b") < position("a"))
+                if firstFailure.value == nil, cFirst || bFirst {
+                    firstFailure.value = cFirst ? "c overtook a" : "b overtook a"
+                }
+                try #require(!cFirst, "c overtook a")
+                try #require(!bFirst, "b overtook a")
+            } reportFailure: { _ in
+            }
+            if let failure = report.failure, let first = firstFailure.value, !failure.error.contains(first) {
+                mismatches.append("seed \(seed): the first failing run: \(first); the report: \(failure.error)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
     /// PCT with depth 2 finds a bug that needs one queue to run before another.
     // Guarantees: G-explore-pct
     @Test func pctFindsAnOrderingBugOfDepthTwo() {

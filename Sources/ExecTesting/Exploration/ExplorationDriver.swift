@@ -8,6 +8,8 @@ struct ExplorationDriver {
     struct Outcome {
         /// What the body threw, as text; `nil` when it returned.
         let error: String?
+        /// What failed, for telling one failure from another (``RunFailure/Found/kind``); `nil` when it returned.
+        var failureKind: String? = nil
         let choices: [Int]
         let candidateCounts: [Int]
         /// For each choice, the candidates asleep there (an exhaustive run's sleep set): covered by earlier runs.
@@ -101,12 +103,14 @@ struct ExplorationDriver {
             }
         case .shrinking(let position):
             shrinkingLeft -= 1
-            if outcome.error != nil, Self.departures(in: outcome.choices) < Self.departures(in: failing?.choices ?? [])
+            if let kind = outcome.failureKind, kind == failing?.failureKind,
+                Self.departures(in: outcome.choices) < Self.departures(in: failing?.choices ?? [])
             {
-                // Still fails with fewer departures: keep that schedule (what the run actually chose, which after the
-                // undone one may differ, since the choices that follow face other candidates).
+                // Still fails the same way with fewer departures: keep that schedule (what the run actually chose,
+                // which after the undone one may differ, since the choices that follow face other candidates). A run
+                // that fails another way is another failure: the report must not pair it with this one's run.
                 failing = Outcome(
-                    error: outcome.error, choices: Self.trimmed(outcome.choices),
+                    error: outcome.error, failureKind: outcome.failureKind, choices: Self.trimmed(outcome.choices),
                     candidateCounts: outcome.candidateCounts, deviations: outcome.deviations)
             }
             moveShrinking(below: min(position, failing?.choices.count ?? 0))
@@ -133,8 +137,9 @@ struct ExplorationDriver {
             return false
         }
         nextPrefix = Array(outcome.choices[..<deepest]) + [nextSibling(at: deepest)!]
-        // The sibling just tried at `deepest` joins those tried there before; deeper levels start over.
-        loudSiblings = Array(loudSiblings.prefix(deepest))
+        // The sibling just tried at `deepest` joins those tried there before (kept: the driver may come back to this
+        // choice again, with three or more candidates); deeper levels start over.
+        loudSiblings = Array(loudSiblings.prefix(deepest + 1))
         while loudSiblings.count <= deepest { loudSiblings.append([]) }
         if !outcome.quiet.contains(deepest) { loudSiblings[deepest].append(outcome.choices[deepest]) }
         return true
@@ -158,7 +163,8 @@ struct ExplorationDriver {
 
     private mutating func startShrinking(_ outcome: Outcome) {
         failing = Outcome(
-            error: outcome.error, choices: Self.trimmed(outcome.choices), candidateCounts: outcome.candidateCounts,
+            error: outcome.error, failureKind: outcome.failureKind, choices: Self.trimmed(outcome.choices),
+            candidateCounts: outcome.candidateCounts,
             deviations: outcome.deviations)
         moveShrinking(below: failing?.choices.count ?? 0)
     }

@@ -22,9 +22,10 @@ extension TestCoordinator {
     /// A run fails when `body` records an issue (`#expect`, `#require`: in a Swift Testing test, each run goes inside
     /// `withKnownIssue`, so its issues show as known issues and the test fails once, with the exploration's report) or
     /// throws (from XCTest, only a thrown error tells: `XCTUnwrap`, or an error of your own). The first failing run
-    /// ends the exploration (unless `failureLimit` asks for more). Its schedule is then shrunk: each departure from the fixed order is undone in turn, and kept undone if the run
-    /// still fails, so the report names the few orderings that matter, in words, with the lines that scheduled the
-    /// work. The failure goes to `reportFailure`, or, by default, is recorded as an issue of the running Swift
+    /// ends the exploration (unless `failureLimit` asks for more). Its schedule is then shrunk: each departure from the
+    /// fixed order is undone in turn, and kept undone if the run still fails with the same error (a run that fails
+    /// another way is another failure, never reported in this one's place), so the report names the few orderings that
+    /// matter, in words, with the lines that scheduled the work. The failure goes to `reportFailure`, or, by default, is recorded as an issue of the running Swift
     /// Testing test at the caller's line (outside one, the program stops with the message; from XCTest, write
     /// `explore { coordinator in … } reportFailure: { XCTFail($0) }`). <!-- G-explore-shrinks G-explore-reports -->
     ///
@@ -128,7 +129,7 @@ extension TestCoordinator {
 
     /// The run's outcome for the driver: its failure (a deadlock or livelock first) and the choices its coordinator
     /// made.
-    private func outcome(_ failure: String?, stepLimit: Int) -> ExplorationDriver.Outcome {
+    private func outcome(_ failure: RunFailure.Found?, stepLimit: Int) -> ExplorationDriver.Outcome {
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
         // A run that failed as a deadlock or livelock is not also checked for hung tasks (nor waited on for them).
@@ -136,23 +137,33 @@ extension TestCoordinator {
         if !hung.isEmpty {
             let tasks = hung.map { origin in "a task started" + (origin?.callSite.map { " at \($0)" } ?? "") }
             failures.append(
-                "hang: nothing is pending, and \(hung.count) task\(hung.count == 1 ? "" : "s") started with "
-                    + "coordinator.task never finished (\(tasks.joined(separator: "; "))). A task waiting for a "
-                    + "continuation that is never resumed, for a task that waits for it, or for work outside the "
-                    + "coordinator ends this way; cancel a task meant to outlive the run, and run the coordinator, "
-                    + "before the body returns")
+                RunFailure.Found(
+                    message: "hang: nothing is pending, and \(hung.count) task\(hung.count == 1 ? "" : "s") started "
+                        + "with coordinator.task never finished (\(tasks.joined(separator: "; "))). A task waiting for "
+                        + "a continuation that is never resumed, for a task that waits for it, or for work outside the "
+                        + "coordinator ends this way; cancel a task meant to outlive the run, and run the coordinator, "
+                        + "before the body returns",
+                    kind: "a hang"))
         }
         if let deadlock = storage.deadlock {
             failures.insert(
-                "deadlock: \(deadlock.waits)" + (deadlock.work.map { "; the work that waited: \($0)" } ?? ""), at: 0)
+                RunFailure.Found(
+                    message: "deadlock: \(deadlock.waits)"
+                        + (deadlock.work.map { "; the work that waited: \($0)" } ?? ""),
+                    kind: "a deadlock"),
+                at: 0)
         }
         if let last = storage.livelock {
             failures.insert(
-                "livelock: \(stepLimit) pieces of work ran and more were still due; the last ones: "
-                    + last.map(\.description).joined(separator: "; "), at: 0)
+                RunFailure.Found(
+                    message: "livelock: \(stepLimit) pieces of work ran and more were still due; the last ones: "
+                        + last.map(\.description).joined(separator: "; "),
+                    kind: "a livelock"),
+                at: 0)
         }
+        let found = RunFailure.Found(failures)
         return ExplorationDriver.Outcome(
-            error: failures.isEmpty ? nil : failures.joined(separator: "; "), choices: made?.choices ?? [],
+            error: found?.message, failureKind: found?.kind, choices: made?.choices ?? [],
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
             deviations: made?.deviations ?? [])
     }
