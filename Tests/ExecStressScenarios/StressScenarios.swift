@@ -8,7 +8,7 @@ package enum StressScenarios {
         + CompletionAndQueueScenarios.all
         + TimerScenarios.all
         + NotificationScenarios.all + CoordinatorScenarios.all + CoordinatorEndingScenarios.all
-        + RandomProgramScenarios.all
+        + RandomProgramScenarios.all + OracleScenarios.all
 
     /// The scenario called `name`, or `nil`.
     package static func named(_ name: String) -> StressScenario? {

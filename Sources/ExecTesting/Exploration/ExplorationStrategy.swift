@@ -26,9 +26,12 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     }
 
     /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
-    /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``). Two pieces of work on different
-    /// queues are run both ways, since the coordinator cannot see whether they touch something in common, so the
-    /// count grows quickly with the work that is due at once: for small programs. For work on queues the test declares
+    /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``): every ordering of whole blocks that
+    /// ``WorkOrdering`` allows, each timer at every position in its leeway and each hop in its spread among the other
+    /// work due there. What it does not vary is listed in <doc:FindingOrderingBugs#Limits> (blocks never interleave
+    /// part-way, nor overlap on the global queue). Two pieces of work on different queues are run both ways, since
+    /// the coordinator cannot see whether they touch something in common, so the count grows quickly with the work
+    /// that is due at once: for small programs. For work on queues the test declares
     /// independent (``TestCoordinator/declareIndependent(_:)``), orderings that differ only in the order of that work
     /// are skipped where sleep sets can tell (two queues of three blocks each: 6 runs instead of 20; sleep sets do not
     /// bring every case down to one run). <!-- G-explore-exhaustive -->
@@ -58,9 +61,12 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
 public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// How many runs of the test body were made, shrinking runs not included.
     public let runs: Int
-    /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering, counting as one the
-    /// orderings that differ only in the order of work on queues declared independent
-    /// (``TestCoordinator/declareIndependent(_:)``). `false` for the other strategies.
+    /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering that ``WorkOrdering``
+    /// allows, counting as one the orderings that differ only in the order of work on queues declared independent
+    /// (``TestCoordinator/declareIndependent(_:)``). Orderings of whole blocks: a block is never interleaved part-way
+    /// with another, nor run alongside one on the global queue (see <doc:FindingOrderingBugs#Limits>, which lists
+    /// everything exploration does not vary). Held to a model of the documented order, and to real queues, by the
+    /// project's oracle. `false` for the other strategies. <!-- G-explore-oracle -->
     public let coveredEveryOrdering: Bool
     /// The failing runs found, each shrunk, in the order found: at most the exploration's `failureLimit`; empty when
     /// every run passed.

@@ -49,9 +49,9 @@ extension TestCoordinator {
     ///   - recordsCallSites: As for ``init(recordsCallSites:hopLatency:hopLatencySpread:ordering:)``; the report names the scheduling
     ///     lines only when `true`.
     ///   - hopLatency: As for ``init(recordsCallSites:hopLatency:hopLatencySpread:ordering:)``.
-    ///   - hopLatencySpread: How much longer than `hopLatency` each hop may take: each run chooses, per hop, a latency
+    ///   - hopLatencySpread: How much longer than `hopLatency` each hop may take: each run starts each hop anywhere
     ///     from `hopLatency` to `hopLatency` plus this, as it chooses among orderings (``ExplorationStrategy/exhaustive``
-    ///     tries the two ends). <!-- G-explore-hop-spread -->
+    ///     tries it at every position among the other work due in that time). <!-- G-explore-hop-spread -->
     ///   - stepLimit: How many pieces of work one run may run. A run whose work is still due after that many fails as
     ///     a livelock (work that keeps scheduling work at the same instant, or two queues that keep waking each
     ///     other), and the report lists the last pieces that ran; the run's `runUntilIdle()` and `advance` calls

@@ -36,12 +36,12 @@ final class CoordinatorStorage: Sendable {
         }
     }
 
-    /// Adds `work` at `deadline`; work refused (the coordinator is gone) is dropped as a discard drops it, from a
+    /// Adds `work` as `add` says; work refused (the coordinator is gone) is dropped as a discard drops it, from a
     /// global queue: the caller may hold a lock that the drop takes (a sleeper scheduling its wake-up does).
-    private func add(_ work: ScheduledWork, at deadline: (inout CoordinatorState) -> UInt64) -> WorkToken {
+    private func add(_ work: ScheduledWork, _ add: (inout CoordinatorState) -> WorkToken) -> WorkToken {
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
             guard !state.isClosed else { return (.none, work) }
-            return (state.schedule(work, at: deadline(&state)), nil)
+            return (add(&state), nil)
         }
         if let refused { DispatchQueue.global().async { refused.onDiscard?() } }
         return token
@@ -49,6 +49,13 @@ final class CoordinatorStorage: Sendable {
 
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
     private let stallWatchArmed = Atomic(false)
+    /// How many simulated queues of this coordinator have been made.
+    private let queuesMade = Atomic(0)
+
+    /// A number for a new simulated queue of this coordinator, from 0 (``SimulatedQueue/index``).
+    func newQueueIndex() -> Int {
+        queuesMade.add(1, ordering: .relaxed).oldValue
+    }
 
     init(
         recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
@@ -80,7 +87,7 @@ final class CoordinatorStorage: Sendable {
     ) -> WorkToken {
         var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         work.onDiscard = onDiscard
-        return add(work) { _ in deadline }
+        return add(work) { $0.schedule(work, at: deadline) }
     }
 
     /// Schedules a timer firing `body` in `queue` `interval` from now: once, or every `interval` when `repeats`.
@@ -108,7 +115,7 @@ final class CoordinatorStorage: Sendable {
             }
             if state.isClosed { return (.none, work) }
             work.leeway = max(leeway, .zero).saturatingNanoseconds
-            return (state.schedule(work, at: state.firingTime(of: work, dueAt: deadline)), nil)
+            return (state.scheduleTimer(work, at: deadline), nil)
         }
         withExtendedLifetime(refused) {}  // released after unlocking
         return token
@@ -127,11 +134,7 @@ final class CoordinatorStorage: Sendable {
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         let latency = withoutHopLatency ? 0 : hopLatency
         let spread = withoutHopLatency ? 0 : hopLatencySpread
-        return add(work) { state in
-            let (deadline, overflow) = state.now.addingReportingOverflow(latency)
-            let due = overflow ? .max : deadline
-            return spread == 0 ? due : state.hopArrival(of: work, dueAt: due, spread: spread)
-        }
+        return add(work) { $0.queue(work, latency: latency, spread: spread) }
     }
 
     /// After a task or actor job is scheduled: unless a watch is armed already, checks in a few seconds of real time
@@ -225,7 +228,12 @@ final class CoordinatorStorage: Sendable {
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
         if afterQueuedWork {
-            let bound = state.withLock { $0.sequenceBound }
+            let caller = PendingWork(
+                kind: .block, queueName: queue.name, deadline: .init(uptimeNanoseconds: now), sequence: 0)
+            let bound = state.withLock { state in
+                state.settleBeforeSync(onto: queue, caller: caller)
+                return state.sequenceBound
+            }
             while let work = state.withLock({ $0.nextDueNow(in: queue, before: bound) }) {
                 isolated(in: queue) { work.body() }
             }

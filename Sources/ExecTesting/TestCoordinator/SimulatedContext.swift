@@ -132,6 +132,19 @@ final class SimulatedContext: CallerDrivenContext {
         }
     }
 
+    /// After a delay, a timer with no leeway, as the protocol's default; with none, a hop (`invokeAsync`), as
+    /// libdispatch's `dispatch_after` with its deadline passed is a `dispatch_async`.
+    func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
+        guard delay > .zero else { return invokeAsync(execute) }
+        // The timer keeps itself until it fires (the handler lets go of it then), or until the coordinator drops it.
+        let kept = LockedBox<(any Lifetime)?>(nil)
+        let timer = singleTimer(interval: delay, leeway: .zero) {
+            execute()
+            kept.withLock { $0 = nil }
+        }
+        kept.withLock { $0 = timer }
+    }
+
     func singleTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void) -> any Lifetime {
         VirtualTimerLifetime(
             storage: storage,

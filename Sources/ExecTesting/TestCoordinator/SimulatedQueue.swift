@@ -15,12 +15,15 @@ final class SimulatedQueue: Sendable {
     let isConcurrent: Bool
     /// The coordinator whose queue this is (its storage's identity).
     let owner: ObjectIdentifier
+    /// Its number among its coordinator's queues, from 0: where the coordinator keeps its FIFO, found without hashing.
+    let index: Int
 
     init(name: String, owner: CoordinatorStorage, isMutex: Bool = false, isConcurrent: Bool = false) {
         self.name = name
         self.owner = ObjectIdentifier(owner)
         self.isMutex = isMutex
         self.isConcurrent = isConcurrent
+        index = owner.newQueueIndex()
     }
 
     /// The queue's key in ExecKit's record of entered contexts, which says which queues a thread is inside, simulated

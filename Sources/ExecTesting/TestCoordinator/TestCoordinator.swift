@@ -80,14 +80,16 @@ public final class TestCoordinator: TaskLauncher {
     ///     lack the toolchain's `Runtime` module, nothing is recorded. <!-- G-virtual-call-site-never-crashes -->
     ///     <!-- G-virtual-call-site G-virtual-call-site-cost G-virtual-call-sites-optional -->
     ///   - hopLatency: How much virtual time each asynchronous hop takes: a block queued by `invoke` or `invokeAsync`,
-    ///     or a task job, is due this long after it was scheduled instead of at once (timers and sleeps keep their
-    ///     deadlines). Zero unless given; CwlUtils' `DebugContextCoordinator` took 1 ns. With a latency, hops run
-    ///     inside ``advance(by:)`` or ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an
-    ///     `invokeSync` onto a serial queue runs after the work already due there, not after hops still in flight.
-    ///     <!-- G-virtual-hop-latency -->
-    ///   - hopLatencySpread: How much longer a hop may take under an exploring `ordering`: each hop then takes from
-    ///     `hopLatency` to `hopLatency + hopLatencySpread`, as the ordering chooses (the fixed order, `hopLatency`),
-    ///     and a hop on a serial queue never arrives before one queued there earlier (a fast one waits behind a slow
+    ///     or a task job, may start this long after it was scheduled instead of at once (timers and sleeps keep their
+    ///     deadlines). The latency delays when a block starts, never its place in its serial queue: it joins the
+    ///     queue's FIFO when it is queued, and a block queued behind it waits for it. Zero unless given; CwlUtils'
+    ///     `DebugContextCoordinator` took 1 ns. With a latency, hops run inside ``advance(by:)`` or
+    ///     ``run(upTo:fileID:line:reportFailure:)``, not ``runUntilIdle()``, and an `invokeSync` onto a serial queue runs
+    ///     after the blocks queued there before it that may start, not behind a hop still in flight.
+    ///     <!-- G-virtual-hop-latency G-explore-hop-keeps-fifo -->
+    ///   - hopLatencySpread: How much longer a hop may take under an exploring `ordering`: each hop then starts from
+    ///     `hopLatency` to `hopLatency + hopLatencySpread` after it was queued, as the ordering chooses (the fixed
+    ///     order, `hopLatency`), never before the block ahead of it in its serial queue (a fast one waits behind a slow
     ///     one). Zero unless given. <!-- G-explore-hop-spread -->
     ///   - ordering: How work that is free to run in either order is ordered: ``WorkOrdering/fixed`` (the default,
     ///     the same run every time), or a seeded exploring order, as <doc:FindingOrderingBugs> describes.

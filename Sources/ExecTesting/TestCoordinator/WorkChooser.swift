@@ -4,16 +4,21 @@
 ///
 /// A plain value inside ``CoordinatorState``: deterministic from its ordering, with no clock and no threads.
 struct WorkChooser: Sendable {
+    /// A step a choice can take: work running, a timer firing (its handler joining its queue), time moving on with
+    /// something due left waiting in its window, or a block joining its queue before a timer due there fires.
+    enum Step: Sendable {
+        case ran(PendingWork)
+        case fired(PendingWork)
+        /// Time moved on from this instant (uptime nanoseconds).
+        case timeMovedOn(UInt64)
+        case queuedFirst(PendingWork)
+    }
+
     /// One choice that differs from the fixed order.
     struct Deviation: Sendable, CustomStringConvertible {
         enum Kind: Sendable {
-            /// `ran` ran before `insteadOf`, which the fixed order would have run.
-            case order(ran: PendingWork, insteadOf: PendingWork)
-            /// A timer's firing came `by` nanoseconds into its leeway of `leeway` rather than at its deadline.
-            case lateInLeeway(PendingWork, by: UInt64, leeway: UInt64)
-            /// A hop took the coordinator's latency plus `by` nanoseconds of its spread of `spread`, rather than the
-            /// latency alone.
-            case slowHop(PendingWork, by: UInt64, spread: UInt64)
+            /// `chosen` came before `insteadOf`, which the fixed order would have taken.
+            case order(chosen: Step, insteadOf: Step)
         }
 
         /// The index of the choice in ``WorkChooser/choices``.
@@ -23,15 +28,28 @@ struct WorkChooser: Sendable {
         /// The departure in words, naming where each piece of work was scheduled when that is known.
         var description: String {
             switch kind {
-            case .order(let ran, let insteadOf):
+            case .order(.ran(let ran), .ran(let insteadOf)):
                 return "\(ran) ran before \(insteadOf)"
-            case .lateInLeeway(let work, let by, let leeway):
-                let late = Duration.nanoseconds(Int64(clamping: by))
-                return "\(work) fired \(by == leeway ? "at the end of" : "within") its leeway, \(late) late"
-            case .slowHop(let work, let by, let spread):
-                let late = Duration.nanoseconds(Int64(clamping: by))
-                return "\(work) took \(by == spread ? "the slow hop" : "a slower hop"), \(late) later"
+            case .order(.ran(let ran), .fired(let timer)):
+                return "\(ran) ran before \(timer) fired"
+            case .order(.fired(let fired), .fired(let insteadOf)):
+                return "\(fired) fired before \(insteadOf)"
+            case .order(.fired(let fired), .ran(let insteadOf)):
+                return "\(fired) fired before \(insteadOf) ran"
+            case .order(.timeMovedOn(let now), .fired(let timer)):
+                return "\(timer) fired later in its leeway: time moved on from \(Self.seconds(now)) first"
+            case .order(.timeMovedOn(let now), .ran(let work)):
+                return "\(work) started later in its hop's spread: time moved on from \(Self.seconds(now)) first"
+            case .order(.queuedFirst(let block), .fired(let timer)):
+                return "\(block) was queued before \(timer) fired"
+            case .order(let chosen, let insteadOf):
+                return "\(chosen) before \(insteadOf)"
             }
+        }
+
+        /// Virtual time in seconds since the coordinator's start, as pending-work descriptions give it.
+        private static func seconds(_ uptime: UInt64) -> String {
+            "\(Double(uptime &- min(uptime, CoordinatorState.start)) / 1_000_000_000) s"
         }
     }
 
@@ -45,10 +63,12 @@ struct WorkChooser: Sendable {
     /// otherwise): orderings that start with one of them were covered by an earlier run.
     private(set) var asleep: [[Int]] = []
 
-    /// What a candidate is for sleep sets: its work, and the queue declared independent that it runs on, if any.
+    /// What a candidate is for sleep sets: which step it is (its work's sequence number, and whether it runs or
+    /// fires; `.max` for a step that never sleeps), and the queue declared independent that it runs on, if any.
     struct Candidate: Sendable {
-        let sequence: UInt64
-        let independentQueue: ObjectIdentifier?
+        let identity: UInt64
+        /// The ``SimulatedQueue/index`` of that queue.
+        let independentQueue: Int?
 
         /// Whether running `self` and `other` in either order leads to the same state, when the one that ran first
         /// scheduled and cancelled nothing: both run on queues declared independent, different ones.
@@ -72,12 +92,16 @@ struct WorkChooser: Sendable {
     /// What PCT gives priorities to: a serial queue, whose work runs in FIFO order anyway, or a piece of work that
     /// runs independently (on the global queue, or in no queue), named by its token's id.
     enum Chain: Hashable, Sendable {
-        case queue(ObjectIdentifier)
+        /// A serial queue, by its ``SimulatedQueue/index``.
+        case queue(Int)
         case work(UInt64)
+        /// Time moving on.
+        case time
     }
 
-    // PCT: each chain's priority, and its change points: at choice k_i, the chain that runs takes priority i
-    // (1 <= i < depth), below every initial priority.
+    // PCT: each chain's priority (a serial queue's by its index, found without hashing), and its change points: at
+    // choice k_i, the chain that runs takes priority i (1 <= i < depth), below every initial priority.
+    private var queuePriorities: [Int?] = []
     private var priorities: [Chain: Int] = [:]
     private var changePoints: [Int: Int] = [:]
     /// How many ordering choices (not leeway or hop ones) have been made: PCT's steps, which change points count.
@@ -106,12 +130,12 @@ struct WorkChooser: Sendable {
     }
 
     /// Picks one of `count` candidates (in fixed order, at least two); returns its index and records the choice.
-    /// `chain(i)` is candidate `i`'s chain, read only by PCT; `describe(i)` is candidate `i` as
-    /// ``TestCoordinator/pendingWork`` would describe it, read only for a departure from the fixed order;
+    /// `chain(i)` is candidate `i`'s chain, read only by PCT; `describe(i)` is candidate `i`'s step, read only for a
+    /// departure from the fixed order;
     /// `candidate(i)` is what sleep sets know of it, and `quiet` whether, since the last choice, only the work chosen
     /// then ran and it scheduled and cancelled nothing (both read only by an exhaustive run).
     mutating func choose(
-        among count: Int, chain: (Int) -> Chain, describe: (Int) -> PendingWork,
+        among count: Int, chain: (Int) -> Chain, describe: (Int) -> Step,
         candidate: (Int) -> Candidate, quiet: Bool
     ) -> Int {
         let step = choices.count
@@ -132,8 +156,8 @@ struct WorkChooser: Sendable {
                 quiet ? last.covered.filter { $0.commutes(with: last.chosen) } : []
             }
             let asleepHere = (0..<count).filter { index in
-                let sequence = candidate(index).sequence
-                return sleeping?.contains { $0.sequence == sequence } ?? false
+                let identity = candidate(index).identity
+                return identity != .max && (sleeping?.contains { $0.identity == identity } ?? false)
             }
             chosen =
                 step < prefix.count
@@ -152,52 +176,28 @@ struct WorkChooser: Sendable {
             for index in 0..<count {
                 let chain = chain(index)
                 // Initial priorities sit above every priority a change point gives (1 ..< depth).
-                let priority = priorities[chain] ?? depth + Int(random.next() % UInt64(Int32.max))
-                priorities[chain] = priority
+                let priority = priority(of: chain) ?? depth + Int(random.next() % UInt64(Int32.max))
+                setPriority(priority, of: chain)
                 if priority > bestPriority { (best, bestPriority) = (index, priority) }
             }
             chosen = best
             if let lowered = changePoints[orderingChoices] {
-                priorities[chain(chosen)] = lowered
+                setPriority(lowered, of: chain(chosen))
             }
         }
-        record(chosen, of: count) { .order(ran: describe(chosen), insteadOf: describe(0)) }
+        record(chosen, of: count) { .order(chosen: describe(chosen), insteadOf: describe(0)) }
         return chosen
     }
 
-    /// How far into a window of `window` nanoseconds (a timer's leeway, a hop's spread) the time falls, from 0 (its
-    /// start, the fixed order's) to `window` (its end); `late(offset)` describes a later time as a departure.
-    ///
-    /// Recorded as a choice between two candidates, the start and the end, which is all ``ExplorationStrategy/exhaustive``
-    /// tries; random orderings, and PCT (whose priorities order work, not time), take the start or the end a quarter of
-    /// the time each, and a uniformly drawn time strictly inside the window otherwise, recorded as `1 + offset`. A
-    /// replayed value `v` means the start (0), the end (1), or `v - 1` nanoseconds in (2 or more, at most the end).
-    mutating func offset(within window: UInt64, late: (UInt64) -> Deviation.Kind) -> UInt64 {
-        let step = choices.count
-        let value: Int
-        switch mode {
-        case .fixed:
-            value = 0
-        case .random, .pct:
-            switch random.next() % 4 {
-            case 0: value = 0
-            case 1: value = 1
-            default:
-                // Strictly inside, and small enough for the recorded value (1 + offset) to fit an `Int`.
-                let inside = min(window, UInt64(Int.max) - 1)
-                value = inside > 1 ? 1 + Int(1 + random.next() % (inside - 1)) : 1
-            }
-        case .replay(let script), .exhaustive(let script, _):
-            value = step < script.count ? script[step] : 0
-        }
-        let offset: UInt64 =
-            switch value {
-            case 0: 0
-            case 1: window
-            default: min(UInt64(value - 1), window)
-            }
-        record(value, of: 2) { late(offset) }
-        return offset
+    private func priority(of chain: Chain) -> Int? {
+        guard case .queue(let index) = chain else { return priorities[chain] }
+        return index < queuePriorities.count ? queuePriorities[index] : nil
+    }
+
+    private mutating func setPriority(_ priority: Int, of chain: Chain) {
+        guard case .queue(let index) = chain else { return priorities[chain] = priority }
+        while queuePriorities.count <= index { queuePriorities.append(nil) }
+        queuePriorities[index] = priority
     }
 
     /// Records choice `chosen` among `count` candidates, and the departure `departure` describes if it is not the

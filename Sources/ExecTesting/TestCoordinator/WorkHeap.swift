@@ -77,6 +77,45 @@ struct WorkHeap: Sendable {
         }
     }
 
+    /// Calls `body` with every key due by `time` (deadline at or before it), in no particular order. O(k), for k such
+    /// keys (stale ones included); `stack` as for ``forEachKey(dueAt:stack:_:)``.
+    func forEachKey(dueBy time: UInt64, stack: inout [Int], _ body: (Key) -> Void) {
+        stack.removeAll(keepingCapacity: true)
+        keys.withUnsafeBufferPointer { buffer in
+            guard let root = buffer.first, root.deadline <= time else { return }
+            stack.append(0)
+            while let index = stack.popLast() {
+                body(buffer[index])
+                let children = 4 * index + 1
+                for child in children..<max(children, min(children + 4, buffer.count))
+                where buffer[child].deadline <= time {
+                    stack.append(child)
+                }
+            }
+        }
+    }
+
+    /// The earliest deadline after `time` among the keys, stale ones included, or `nil` when none is later. O(k) for
+    /// the k keys due by `time`: the keys after it that come first are the children of those.
+    func firstDeadline(after time: UInt64, stack: inout [Int]) -> UInt64? {
+        stack.removeAll(keepingCapacity: true)
+        var first: UInt64?
+        keys.withUnsafeBufferPointer { buffer in
+            guard !buffer.isEmpty else { return }
+            stack.append(0)
+            while let index = stack.popLast() {
+                let deadline = buffer[index].deadline
+                guard deadline <= time else {
+                    first = min(first ?? .max, deadline)
+                    continue
+                }
+                let children = 4 * index + 1
+                for child in children..<max(children, min(children + 4, buffer.count)) { stack.append(child) }
+            }
+        }
+        return first
+    }
+
     private static func siftUp(_ buffer: UnsafeMutableBufferPointer<Key>, from start: Int) {
         let moving = buffer[start]
         var hole = start

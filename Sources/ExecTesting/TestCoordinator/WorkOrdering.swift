@@ -2,16 +2,23 @@
 
 /// How a ``TestCoordinator`` orders work that ExecKit leaves free to run in either order.
 ///
-/// Work due at the same virtual instant on *different* simulated queues (serial or global), on the global queue
-/// itself, or belonging to no queue (a sleeping task's wake-up) may run in any order: real queues and threads promise
-/// nothing between them. A timer with a leeway may fire anywhere in it, and a hop may take longer than the
-/// coordinator's `hopLatency` (up to its `hopLatencySpread`). ``fixed`` runs work in the order it was
-/// scheduled and fires timers at their deadlines, which makes every run the same; the other orderings choose, at each
-/// such point, among the pieces that could go next, and fire a timer with a leeway anywhere from its deadline to the
-/// end of its leeway (a hop, anywhere from its latency to its latency plus the spread), so that a test sees the
-/// interleavings a real program may meet. <!-- G-explore-leeway G-explore-hop-spread --> What ExecKit does promise
-/// stays true in every ordering: a serial queue runs its work one piece at a time in FIFO order, an inline
-/// `invokeSync` runs where it is called, nothing runs before its deadline, and time moves only as the test says.
+/// The coordinator holds work as libdispatch does, event by event. A block joins its serial queue's FIFO when it is
+/// queued; a hop's latency (`hopLatency`) delays when it may start, never its place in the FIFO. A timer (and
+/// `invoke(after:)` with a delay) joins its queue when it *fires*, which is a step of its own: at any point from its
+/// deadline to the end of its leeway, before or after other work due then.
+/// <!-- G-explore-timer-fires-into-fifo G-explore-hop-keeps-fifo -->
+/// Work due at the same virtual instant at the front of *different* simulated queues
+/// (serial or global), on the global queue itself, or belonging to no queue (a sleeping task's wake-up) may run in any
+/// order: real queues and threads promise nothing between them; a timer due may fire before or after a block that
+/// joins its queue at that instant; a timer with a leeway fires anywhere in it, and a hop with a spread
+/// (`hopLatencySpread`) starts anywhere from its latency to its latency plus the spread. ``fixed`` fires every timer due
+/// before running anything due at the same instant, then runs work by deadline, then in the order it was scheduled;
+/// timers fire at their deadlines and hops take the latency: every run is the same. The other orderings choose at each
+/// point among the steps that may come next, and let something due within a window (a leeway, a spread) wait while
+/// time moves on to the next instant at which other work is due, so that it is tried at every position among that work.
+/// <!-- G-explore-leeway G-explore-hop-spread --> What ExecKit does promise stays true in every ordering: a serial
+/// queue runs its work one piece at a time in FIFO order, an inline `invokeSync` runs where it is called, after the
+/// blocks queued before it that may start, nothing runs before its deadline, and time moves only as the test says.
 /// <!-- G-explore-keeps-promises -->
 ///
 /// Each choice is recorded; ``TestCoordinator/schedule`` spells the choices made so far, and ``replay(_:)`` makes them
@@ -39,8 +46,7 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
     /// Probabilistic concurrency testing (PCT; Burckhardt, Kothari, Musuvathi and Nagarakatte, ASPLOS 2010), from
     /// `seed`. Work forms chains, PCT's threads: each serial queue is one, and each piece of work on the global queue
     /// or in no queue is one of its own. Each chain gets a random priority, the highest-priority chain's work goes
-    /// first, and `depth - 1` change points k₁ … k₍d−1₎ are drawn among the first `expectedSteps` ordering choices (choices
-    /// of leeway or hop latency, which PCT makes at random, do not count): at kᵢ, the
+    /// first, and `depth - 1` change points k₁ … k₍d−1₎ are drawn among the first `expectedSteps` ordering choices: at kᵢ, the
     /// chain that runs drops to priority i, below every other. This is the paper's algorithm, with its guarantee: for
     /// work in `n` chains taking at most `k` (`expectedSteps`) choices, a run finds a given ordering bug of depth `d`
     /// (one that shows only when `d` pieces of work happen in a particular order) with probability at least

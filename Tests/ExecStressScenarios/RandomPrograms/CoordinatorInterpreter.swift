@@ -16,7 +16,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     let run: ProgramRun
     /// Pending work: its token, deadline and place in the order of scheduling, and the serial group whose queue it
     /// runs in (`nil` for the global queue, where `.direct`'s queued work goes too).
-    private var model: [(token: Int, deadline: UInt64, sequence: Int, group: Int?)] = []
+    private var model: [(token: Int, deadline: UInt64, sequence: Int, group: Int?, atFiring: Bool)] = []
     /// For each inline `invokeSync` onto a serial queue in progress, innermost last: the queue's group and the first
     /// sequence number scheduled after the call. Until its block starts, the work queued before it in that queue
     /// runs first ("invokeSync onto a serial queue runs after the blocks already queued there").
@@ -62,12 +62,13 @@ final class CoordinatorInterpreter: @unchecked Sendable {
     // MARK: - The model
 
     /// Puts a piece of work due `delay` from now, in the queue of `pool[index]`, into the model; returns its token.
-    private func schedule(after delay: UInt64 = 0, on index: Int?) -> Int {
+    /// `timer`: it joins its queue when its timer fires (at its deadline), not when it is scheduled.
+    private func schedule(after delay: UInt64 = 0, on index: Int?, timer: Bool = false) -> Int {
         defer {
             nextToken += 1
             nextSequence += 1
         }
-        model.append((nextToken, now + delay, nextSequence, index.flatMap(queueGroup)))
+        model.append((nextToken, now + delay, nextSequence, index.flatMap(queueGroup), timer))
         return nextToken
     }
 
@@ -84,6 +85,8 @@ final class CoordinatorInterpreter: @unchecked Sendable {
         }
         let candidates = model.indices.filter { position in
             guard let drain = drains.last else { return true }
+            // Explored, a timer due in the queue may not have fired yet when the caller came: it then runs later.
+            if explores && model[position].atFiring && model[position].token != token { return false }
             return model[position].group == drain.group && model[position].sequence < drain.bound
                 && model[position].deadline <= now
         }
@@ -118,9 +121,14 @@ final class CoordinatorInterpreter: @unchecked Sendable {
                 "explored, work due at an earlier instant runs first",
                 "\(what) (due at \(item.deadline)) started before #\(earlier.token), due at \(earlier.deadline)")
         }
+        // FIFO: a block joins its queue when scheduled, a timer's when it fires (at its deadline): work that joined
+        // first runs first. At one instant, a firing may come before or after a block joining then.
         if let group = item.group,
             let before = model.first(where: {
-                $0.group == group && ($0.deadline, $0.sequence) < (item.deadline, item.sequence)
+                $0.group == group && $0.token != token
+                    && ($0.deadline < item.deadline
+                        || ($0.deadline == item.deadline && !$0.atFiring && !item.atFiring
+                            && $0.sequence < item.sequence))
             })
         {
             run.fail(
@@ -212,7 +220,7 @@ final class CoordinatorInterpreter: @unchecked Sendable {
             }
             if run.runCount(body.id) == before {
                 inline.withLock { $0 = false }
-                model.append((token, now, sequence, queueGroup(index)))
+                model.append((token, now, sequence, queueGroup(index), false))
             }
         case .invokeSync(let index, let body):
             guard mayWait(on: index, frame) else {
@@ -228,13 +236,14 @@ final class CoordinatorInterpreter: @unchecked Sendable {
                 self.enter(body, in: index, frame: self.entering(index, from: frame), token: nil)
             }
         case .invokeAfter(let index, let milliseconds, let body):
-            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index)
+            // With a delay, a timer; with none, a hop (as libdispatch's `dispatch_after` with its deadline passed).
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index, timer: milliseconds > 0)
             run.expectRuns(body.id, 1)
             pool[index].context.invoke(after: .milliseconds(milliseconds)) {
                 self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
             }
         case .singleTimer(let index, let milliseconds, let fate, let body):
-            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index)
+            let token = schedule(after: UInt64(milliseconds) * 1_000_000, on: index, timer: true)
             if fate == .fires { run.expectRuns(body.id, 1) }
             let lifetime = pool[index].context.singleTimer(interval: .milliseconds(milliseconds)) {
                 self.enter(body, in: index, frame: self.freshFrame(in: index), token: token)
