@@ -460,6 +460,41 @@ import Testing
         #expect(again.order == ["x", "timer", "y"] && again.firedAt == .milliseconds(12))
     }
 
+    /// Found by the oracle at 100,000 programs (seed 10230): a timer fires at each position among the work due in its
+    /// leeway, not at every instant of it, so what its handler schedules with a delay is timed from the instants
+    /// tried. A timer due at 1 s with 2 s of leeway whose handler logs "late" 1 s on, and blocks at 3 s and 3.5 s:
+    /// real queues show "late" before, between or after them, exploration the first and last. The report then does
+    /// not claim every ordering covered; with no delay in the handler, or no leeway, it does.
+    // Guarantees: G-explore-window-timed-work, G-explore-leeway
+    @Test func workTimedFromAnInstantInALeewayLeavesTheClaimOut() {
+        func explore(leeway: Duration, handlerDelay: Duration) -> (ExplorationReport, Set<[String]>) {
+            let seen = Shared<Set<[String]>>([])
+            let report = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+                let log = Shared<[String]>([])
+                let queue = coordinator.serialQueue(named: "q")
+                let timer = queue.singleTimer(interval: .seconds(1), leeway: leeway) {
+                    queue.invoke(after: handlerDelay) { log.update { $0.append("late") } }
+                }
+                for (name, delay) in [("a", 3_000), ("b", 3_500)] {
+                    coordinator.main.invoke(after: .milliseconds(delay)) { log.update { $0.append(name) } }
+                }
+                coordinator.advance(by: .seconds(10))
+                withExtendedLifetime(timer) {}
+                seen.update { _ = $0.insert(log.value) }
+            }
+            return (report, seen.value)
+        }
+        let real: Set<[String]> = [["late", "a", "b"], ["a", "late", "b"], ["a", "b", "late"]]
+        let (timed, timedOrders) = explore(leeway: .seconds(2), handlerDelay: .seconds(1))
+        #expect(!timed.coveredEveryOrdering && timed.failure == nil)
+        #expect(timedOrders.isSubset(of: real) && timedOrders.count >= 2, "\(timedOrders)")
+        let (immediate, immediateOrders) = explore(leeway: .seconds(2), handlerDelay: .zero)
+        #expect(immediate.coveredEveryOrdering)
+        #expect(immediateOrders == [["late", "a", "b"], ["a", "late", "b"]], "\(immediateOrders)")
+        let (exact, exactOrders) = explore(leeway: .zero, handlerDelay: .seconds(1))
+        #expect(exact.coveredEveryOrdering && exactOrders == [["late", "a", "b"]], "\(exactOrders)")
+    }
+
     /// Issue #39's second finding: a timer's handler joins its serial queue when the timer fires, not when it is
     /// scheduled. An answer queued on `client` by a block on `server` at 1 s can come before the time-out timer due on
     /// `client` at 1 s, as on real queues (182 times in 300 there); before, the time-out, scheduled first, always won.

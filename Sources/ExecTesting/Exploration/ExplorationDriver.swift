@@ -17,6 +17,9 @@ struct ExplorationDriver {
         /// The choices whose chosen work scheduled and cancelled nothing before the next choice.
         var quiet: Set<Int> = []
         let deviations: [WorkChooser.Deviation]
+        /// Whether work that started at an instant tried in a window scheduled something to start later
+        /// (``ExploringSteps/timedFromAWindow``): then orderings at other instants of the window may be missed.
+        var timedFromAWindow = false
     }
 
     private enum Phase {
@@ -39,6 +42,9 @@ struct ExplorationDriver {
     private var nextPrefix: [Int] = []
     private var loudSiblings: [[Int]] = []
     private var coveredEveryOrdering = false
+    /// Whether a run timed work from an instant tried in a window (``Outcome/timedFromAWindow``): the exploration
+    /// then never claims every ordering covered.
+    private var timedFromAWindow = false
     /// For ``ExplorationStrategy/exhaustive``: whether orderings remain after the run that failed last.
     private var orderingsRemain = true
     /// The run being shrunk, its outcome as shrunk so far, and how many shrinking runs are left.
@@ -91,6 +97,7 @@ struct ExplorationDriver {
             preconditionFailure("ExecTesting: an exploration recorded a run after it was over")
         case .exploring:
             runs += 1
+            timedFromAWindow = timedFromAWindow || outcome.timedFromAWindow
             // Depth first, the next run's prefix follows from this run, failing or not.
             if case .exhaustive = strategy.mode { orderingsRemain = advanceDepthFirst(after: outcome) }
             if outcome.error != nil {
@@ -119,7 +126,7 @@ struct ExplorationDriver {
 
     /// What the exploration found.
     var report: ExplorationReport {
-        ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering, failures: found)
+        ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering && !timedFromAWindow, failures: found)
     }
 
     /// Moves depth first to the next ordering after `outcome`'s: the deepest choice that has a next sibling not asleep

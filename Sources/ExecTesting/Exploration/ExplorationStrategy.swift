@@ -67,6 +67,11 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// with another, nor run alongside one on the global queue (see <doc:FindingOrderingBugs#Limits>, which lists
     /// everything exploration does not vary). Held to a model of the documented order, and to real queues, by the
     /// project's oracle. `false` for the other strategies. <!-- G-explore-oracle -->
+    ///
+    /// `false` too when work that started at an instant tried in a window (a timer in its leeway, a hop in its spread)
+    /// scheduled something to start later, itself or through work it queued at once: exploration tries each position
+    /// among the work due in the window, not each instant, and that work is timed from the instant tried, where a real
+    /// firing may come at any other. <!-- G-explore-window-timed-work -->
     public let coveredEveryOrdering: Bool
     /// The failing runs found, each shrunk, in the order found: at most the exploration's `failureLimit`; empty when
     /// every run passed.

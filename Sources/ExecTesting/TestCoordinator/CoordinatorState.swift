@@ -39,6 +39,9 @@ struct CoordinatorState: Sendable {
 
     /// The choices made so far, for the fixed order none.
     var chooser: WorkChooser? { exploring?.chooser }
+    /// Whether work that started at an instant tried in a window scheduled something to start later
+    /// (``ExploringSteps/timedFromAWindow``).
+    var timedFromAWindow: Bool { exploring?.timedFromAWindow ?? false }
     /// The last pieces of work that ran before the step limit stopped the run, or `nil` if it did not.
     var livelock: [PendingWork]? { watch.livelock }
     /// For an exploration's run: the first deadlock an inline `invokeSync` ran into, or `nil`.
@@ -67,17 +70,19 @@ struct CoordinatorState: Sendable {
             exploring!.settle(
                 fifo, in: &timeline, now: now, before: PendingWork(work, dueAt: earliest, sequence: nextSequence))
         }
-        return timeline.join(
-            work, sequence: takeSequence(), earliest: earliest,
-            latest: chooses ? earliest.addingClamped(spread) : earliest
-        )
+        let latest = chooses ? earliest.addingClamped(spread) : earliest
+        let token = timeline.join(work, sequence: takeSequence(), earliest: earliest, latest: latest)
+        if chooses { exploring!.scheduled(token.id, latest: latest, now: now) }
+        return token
     }
 
     /// Adds `work` (a sleeping task's wake-up) to run at `deadline`, or now if that has passed.
     mutating func schedule(_ work: ScheduledWork, at deadline: UInt64) -> WorkToken {
         guard !isClosed else { return .none }
         let due = max(deadline, now)
-        return timeline.join(work, sequence: takeSequence(), earliest: due, latest: due)
+        let token = timeline.join(work, sequence: takeSequence(), earliest: due, latest: due)
+        if chooses { exploring!.scheduled(token.id, latest: due, now: now) }
+        return token
     }
 
     /// Adds a timer (`work`, its handler) that fires at `deadline`, or, when exploring, anywhere in its leeway after
@@ -95,6 +100,7 @@ struct CoordinatorState: Sendable {
         if !chooses && earliest <= now {
             timeline.fire(.init(deadline: earliest, sequence: sequence, slot: token.slot), now: now)
         }
+        if chooses { exploring!.scheduled(token.id, latest: latest, now: now) }
         return token
     }
 
@@ -184,7 +190,7 @@ struct CoordinatorState: Sendable {
         if chooses {
             guard let (key, chosen) = exploring!.next(in: &timeline, now: &now, until: limit), !watch.limitReached()
             else { return nil }
-            let work = handOut(key)
+            let work = handOut(key, nested: false)
             if chosen { exploring!.picked(work, in: timeline) }
             return work
         }
@@ -199,7 +205,7 @@ struct CoordinatorState: Sendable {
                 continue
             }
             guard let runnable, !watch.limitReached() else { return nil }
-            return handOut(runnable)
+            return handOut(runnable, nested: false)
         }
     }
 
@@ -224,14 +230,15 @@ struct CoordinatorState: Sendable {
         guard let key = timeline.readyHead(of: queue, now: now, before: bound), !watch.limitReached() else {
             return nil
         }
-        return handOut(key)
+        return handOut(key, nested: true)
     }
 
     /// Hands out the work `key` names (a live key of the timeline's runnable work): one-shot work leaves its slot; a
     /// periodic timer stays, unfired until its next firing (with a sequence number taken now, before anything its
-    /// handler schedules).
-    private mutating func handOut(_ key: WorkHeap.Key) -> ScheduledWork? {
+    /// handler schedules). `nested` for a block run inside another's inline `invokeSync`.
+    private mutating func handOut(_ key: WorkHeap.Key, nested: Bool) -> ScheduledWork? {
         if watch.counts { watch.handingOut(timeline.pendingWork(key)) }
+        if chooses { exploring!.handingOut(key, in: timeline, nested: nested) }
         let next = timeline.repetition(ofSlot: key.slot).map { repetition, leeway in
             let earliest = max(repetition.nextDeadline, now)
             let window = chooses ? min(leeway, repetition.period - 1) : 0
@@ -261,6 +268,7 @@ struct CoordinatorState: Sendable {
         stopRequested = false
         runner = 0
         watch.runEnded()
+        exploring?.runEnded()
         exploring?.markLoud()  // the test may act before the next run
     }
 

@@ -313,6 +313,9 @@ final class CoordinatorStorage: Sendable {
     /// fixed order, which makes no choice.
     var choicesMade: WorkChooser? { state.withLock { $0.chooser } }
 
+    /// Whether this run's timing followed from an instant tried in a window (``CoordinatorState/timedFromAWindow``).
+    var timedFromAWindow: Bool { state.withLock { $0.timedFromAWindow } }
+
     /// Declares work on each of `queues` independent of work on the others, for an exhaustive exploration.
     func declareIndependent(_ queues: [SimulatedQueue]) {
         state.withLock { $0.declareIndependent(queues) }

@@ -18,6 +18,16 @@ struct ExploringSteps: Sendable {
     /// on, a periodic timer re-keyed). The next choice is quiet if neither moved: only that work ran, and it
     /// scheduled, cancelled and fired nothing.
     private var sincePick: (changes: UInt64, loud: Bool)?
+    /// The work whose start was one instant tried among several (a timer fired in its leeway, a hop started in its
+    /// spread), and the work it scheduled with no delay, by token id.
+    private var shifted: Set<UInt64> = []
+    /// Whether the work handed out last is in ``shifted``.
+    private var runningShifted = false
+    /// Whether work in ``shifted`` scheduled something to start later (a delay, a hop's latency or spread): its time
+    /// follows from the instant tried in the window, where a real firing may come at any instant of it, so other
+    /// orderings may come after it than those the run can show. An exhaustive exploration with such a run does not
+    /// claim to have covered every ordering.
+    private(set) var timedFromAWindow = false
     /// Buffers that choosing reuses from step to step, so that a step allocates nothing.
     private var candidates: [WorkHeap.Key] = []
     private var walk: [Int] = []
@@ -33,6 +43,32 @@ struct ExploringSteps: Sendable {
 
     /// Counts an effect that the timeline does not see (a run's start or end, the test's own `invokeSync`).
     mutating func markLoud() { sincePick?.loud = true }
+
+    /// Notes that the work of `key` is handed out to run: whether it started at an instant tried in a window (see
+    /// ``shifted``). `nested` for a block run inside another's inline `invokeSync`, whose caller goes on after it.
+    mutating func handingOut(_ key: WorkHeap.Key, in timeline: WorkTimeline, nested: Bool) {
+        let slot = timeline.slots[key.slot]
+        let isShifted = slot.latest > slot.earliest || (!shifted.isEmpty && shifted.contains(slot.id))
+        runningShifted = isShifted || (nested && runningShifted)
+    }
+
+    /// Notes that the work of `id` was scheduled, to start (or fire) by `latest`: by the work handed out last, if it
+    /// has not returned yet.
+    mutating func scheduled(_ id: UInt64, latest: UInt64, now: UInt64) {
+        guard runningShifted else { return }
+        shifted.insert(id)
+        if latest > now { timedFromAWindow = true }
+    }
+
+    /// Notes that a run ended: what the test schedules next is none of its work's doing.
+    mutating func runEnded() { runningShifted = false }
+
+    /// Fires the timer of `key` into its queue, noting whether it had a window to fire in (see ``shifted``).
+    private mutating func fire(_ key: WorkHeap.Key, in timeline: inout WorkTimeline, now: UInt64) {
+        let slot = timeline.slots[key.slot]
+        if slot.latest > slot.earliest { shifted.insert(slot.id) }
+        timeline.fire(key, now: now)
+    }
 
     /// Records that `work`, picked by an ordering choice, was handed out: what it changes from now on makes the next
     /// choice loud. A periodic timer's re-keying (a new sequence number, a new key) is an effect of its own.
@@ -85,7 +121,7 @@ struct ExploringSteps: Sendable {
             var key = candidates[picked]
             if timeline.slots[key.slot].phase == .unfired {
                 // A timer fires and runs at once: its queue has nothing waiting.
-                timeline.fire(key, now: now)
+                fire(key, in: &timeline, now: now)
                 key = .init(deadline: now, sequence: key.sequence, slot: key.slot)
             }
             return (key, count > 1)
@@ -153,7 +189,7 @@ struct ExploringSteps: Sendable {
             guard !due.isEmpty else { return }
             let chosen = chooseFiring(among: due, timeline, orElse: .queuedFirst(joining()))
             guard chosen < due.count else { return }
-            timeline.fire(due[chosen], now: now)
+            fire(due[chosen], in: &timeline, now: now)
         }
     }
 
@@ -165,7 +201,7 @@ struct ExploringSteps: Sendable {
             while !timeline.dueUnfired(of: fifo, by: time, mandatoryOnly: true).isEmpty {
                 let due = timeline.dueUnfired(of: fifo, by: time)
                 let chosen = due.count == 1 ? 0 : chooseFiring(among: due, timeline, orElse: nil)
-                timeline.fire(due[chosen], now: now)
+                fire(due[chosen], in: &timeline, now: now)
             }
         }
     }

@@ -123,9 +123,6 @@ struct OracleModel {
             // `dispatch_async`.
             let start = now + hopLatency
             join(Waiting(block: block, earliest: start, latest: start + hopSpread, timer: nil), place, &state)
-        case .invokeAfter(let place, 0, let block):
-            // Due at once: libdispatch queues it then (`dispatch_after` with a deadline passed is `dispatch_async`).
-            join(Waiting(block: block, earliest: now, latest: now, timer: nil), place, &state)
         case .invokeAfter(let place, let units, let block):
             state.unfired.append(
                 Unfired(place: place, earliest: now + units, latest: now + units, timer: nil, block: block))

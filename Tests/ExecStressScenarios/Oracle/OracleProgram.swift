@@ -84,6 +84,37 @@ struct OracleProgram: Sendable, CustomStringConvertible {
         return root.map(span).max() ?? 0
     }
 
+    /// Whether work that starts in a window (a timer's leeway, a hop's spread), or work it schedules with no delay,
+    /// schedules something to start later: its time then follows from the instant exploration tries in the window,
+    /// and exhaustive exploration does not claim to cover every ordering.
+    func timesWorkFromAWindow(hopLatency: Int, hopSpread: Int) -> Bool {
+        func startsLater(_ action: Action) -> Bool {
+            switch action {
+            case .log, .cancel: false
+            case .invoke, .invokeAfter(_, 0, _): hopLatency + hopSpread > 0
+            case .invokeAfter: true
+            case .timer(_, let units, let leeway, _, _): units + leeway > 0
+            }
+        }
+        func hasWindow(_ action: Action) -> Bool {
+            switch action {
+            case .log, .cancel: false
+            case .invoke, .invokeAfter(_, 0, _): hopSpread > 0
+            case .invokeAfter: false
+            case .timer(_, _, let leeway, _, _): leeway > 0
+            }
+        }
+        func times(_ action: Action, fromShiftedWork shifted: Bool) -> Bool {
+            if shifted && startsLater(action) { return true }
+            switch action {
+            case .log, .cancel: return false
+            case .invoke(_, let block), .invokeAfter(_, _, let block), .timer(_, _, _, _, let block):
+                return times(block.action, fromShiftedWork: shifted || hasWindow(action))
+            }
+        }
+        return root.contains { times($0, fromShiftedWork: false) }
+    }
+
     /// The program of `seed`: two to four serial queues and the concurrent context, two or three chains.
     init(seed: UInt64) {
         var generator = Generator(random: SplitMix64(seed: seed ^ 0x4F52_4143_4C45))
