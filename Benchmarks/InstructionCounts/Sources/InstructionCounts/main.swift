@@ -50,7 +50,9 @@
 //              and run by `runUntilIdle` | coordinatorPeriodic: N firings of one 100 ms periodic timer in one
 //              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored)
 //   perform: a task awaits N `context.perform { }` calls, each a closure literal capturing a local
-//   explore: N runs of `TestCoordinator.explore(.random)` of SIZE blocks on two serial queues (CONTEXT ignored)
+//   explore: N runs of `TestCoordinator.explore(.random)` of SIZE blocks on two serial queues (CONTEXT ignored) |
+//              explorePCT: the same with `.pct(expectedSteps: SIZE)` | explorePlain: the same program on N plain
+//              coordinators (the fixed order), their peer
 //   cancellableTaskStart: taskStart through a `CancellableLauncher` around CONTEXT | throwingOnlyTaskStart: taskStart
 //              through a launcher that implements only the throwing `task(priority:_:)` around CONTEXT, so that the
 //              non-throwing form is the protocol's default (a second task)
@@ -500,13 +502,23 @@ extension Duration {
             finished.signal()
         }
         finished.wait()
-    case "explore":  // N exploration runs (random order) of SIZE blocks, half on each of two serial queues
-        let report = TestCoordinator.explore(.random, iterations: count, recordsCallSites: false) { coordinator in
+    case "explore", "explorePCT", "explorePlain":
+        // N exploration runs (random order; PCT) of SIZE blocks, half on each of two serial queues; explorePlain: the
+        // same program on N plain coordinators (the fixed order), the peer of both
+        let program: (TestCoordinator) -> Void = { coordinator in
             let queues = [coordinator.serialQueue(named: "a"), coordinator.serialQueue(named: "b")]
             for step in 0..<size { queues[step % 2].invoke { counter.value &+= 1 } }
             coordinator.runUntilIdle()
         }
-        precondition(report.failure == nil && counter.value == count * size, "every run passed")
+        switch operation {
+        case "explorePlain":
+            for _ in 0..<count { program(TestCoordinator(recordsCallSites: false)) }
+        default:
+            let strategy: ExplorationStrategy = operation == "explore" ? .random : .pct(expectedSteps: max(size, 1))
+            let report = TestCoordinator.explore(strategy, iterations: count, recordsCallSites: false, program)
+            precondition(report.failure == nil, "every run passed")
+        }
+        precondition(counter.value == count * size, "every block ran")
     case "cancellableTaskStart", "throwingOnlyTaskStart":  // taskStart through a CancellableLauncher, or through a
         // launcher with only the throwing form (the non-throwing default's second task)
         let finished = DispatchSemaphore(value: 0)
