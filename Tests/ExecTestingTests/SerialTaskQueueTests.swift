@@ -164,6 +164,29 @@ import Testing
         withExtendedLifetime(queue) {}
     }
 
+    /// A finished operation's result goes while the next operation still runs (issue #40, item 4): the next one waited
+    /// for the finished task, and must not keep it once it has.
+    // Guarantees: G-stq-releases-finished
+    @Test func aFinishedOperationsResultIsNotKeptWhileTheNextOneRuns() {
+        let coordinator = TestCoordinator()
+        let queue = SerialTaskQueue(context: coordinator.global)
+        let weakResult = WeakBox<Token>()
+        let log = EventLog()
+        queue.enqueue { () async -> Token in
+            let result = Token()
+            weakResult.set(result)
+            return result
+        }
+        queue.enqueue {
+            log.append("second starts at \(coordinator.seconds)")
+            try? await coordinator.clock.sleep(for: .seconds(10))
+        }
+        coordinator.advance(by: .seconds(1))
+        #expect(log.entries == ["second starts at 0.0"])
+        #expect(becomesNil { weakResult.value }, "the second operation, still running, keeps the first one's result")
+        coordinator.run { Issue.record(Comment(rawValue: $0)) }
+    }
+
     /// Operations isolated to an actor on a simulated queue run in turn, to completion, on that queue, in virtual time:
     /// the second waits out the first's sleep, and each reads and writes the actor's state with no `await`.
     // Guarantees: G-stq-isolated-throughout, G-stq-virtual-time

@@ -80,8 +80,14 @@ public final class CancellableLauncher: TaskLauncher {
 
     /// Cancels every task this launcher started before this call whose operation has not finished: running,
     /// suspended, or not started yet. Tasks started afterwards are not affected. <!-- G-task-cancellable-launcher -->
+    ///
+    /// - Ordering: the tasks are cancelled in the order they were started, in every process, so cancellation handlers
+    ///   with side effects run in an order a test (and an exploration's replay) can rely on.
+    ///   <!-- G-task-cancellable-order -->
     public func cancelAll() {
-        let tasks = tracked.withLock { Array($0.unfinished.values) }
+        let tasks = tracked.withLock { state in
+            state.unfinished.sorted { $0.key < $1.key }.map(\.value)
+        }
         for task in tasks { task.cancel() }
     }
 

@@ -42,9 +42,9 @@
 ///   what it needs, not the queue, so the queue itself is released as soon as its last reference goes. An operation's
 ///   task is released once it has finished (nothing waits for it then), and so is whatever its operation captured.
 ///   <!-- G-stq-release-runs-on G-stq-releases-finished -->
-/// - Cost: one task per operation, which waits for the previous operation's task, and three short locks. Measured in
-///   Benchmarks/README.md (ordered work), beside one task draining an `AsyncStream` of operations, which starts no task
-///   per operation. <!-- G-stq-cost -->
+/// - Cost: one task per operation, which waits for the previous operation's task (looked up when it starts, so a
+///   finished task is not kept), and four short locks. Measured in Benchmarks/README.md (ordered work), beside one task
+///   draining an `AsyncStream` of operations, which starts no task per operation. <!-- G-stq-cost -->
 public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
     /// Shared with the operations' tasks, which keep it (not the queue) alive until they have finished.
@@ -77,9 +77,9 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
-        return submit { state, previous, number in
+        return submit { state, number in
             launcher.task(priority: priority) { () async throws -> Success in
-                try await Self.runInTurn(state, after: previous, number: number, operation.body)
+                try await Self.runInTurn(state, number: number, operation.body)
             }
         }
     }
@@ -92,9 +92,9 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending @escaping () async -> Success
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
-        return submit { state, previous, number in
+        return submit { state, number in
             launcher.task(priority: priority) { () async -> Success in
-                await Self.runInTurn(state, after: previous, number: number, operation.body)
+                await Self.runInTurn(state, number: number, operation.body)
             }
         }
     }
@@ -126,9 +126,9 @@ public final class SerialTaskQueue: Sendable {
         priority: TaskPriority? = nil,
         _ operation: @escaping @Sendable (isolated IsolatedTo) async throws -> Success
     ) -> Task<Success, any Error> {
-        submit { state, previous, number in
+        submit { state, number in
             launcher.task(priority: priority) { () async throws -> Success in
-                try await Self.runInTurn(on: actor, state, after: previous, number: number, operation)
+                try await Self.runInTurn(on: actor, state, number: number, operation)
             }
         }
     }
@@ -141,9 +141,9 @@ public final class SerialTaskQueue: Sendable {
         priority: TaskPriority? = nil,
         _ operation: @escaping @Sendable (isolated IsolatedTo) async -> Success
     ) -> Task<Success, Never> {
-        submit { state, previous, number in
+        submit { state, number in
             launcher.task(priority: priority) { () async -> Success in
-                await Self.runInTurn(on: actor, state, after: previous, number: number, operation)
+                await Self.runInTurn(on: actor, state, number: number, operation)
             }
         }
     }
@@ -249,50 +249,55 @@ public final class SerialTaskQueue: Sendable {
         for task in tasks { task.cancel() }
     }
 
-    /// Numbers the operation being submitted, starts its task with `start`, given the queue's shared state and the
-    /// task of the operation before it (`nil` if that one has finished), and records the new task as unfinished. Every
-    /// `enqueue` form submits through this, under the queue's lock, so operations start in the order of their
-    /// submissions.
+    /// Numbers the operation being submitted, starts its task with `start`, given the queue's shared state and that
+    /// number, and records the new task as unfinished. Every `enqueue` form submits through this, under the queue's
+    /// lock, so operations start in the order of their submissions.
     private func submit<Started: QueuedOperationTask>(
-        _ start: (_ state: LockedBox<State>, _ previous: (any QueuedOperationTask)?, _ number: UInt64) -> Started
+        _ start: (_ state: LockedBox<State>, _ number: UInt64) -> Started
     ) -> Started {
         state.withLock { queue in
             let number = queue.nextNumber
             queue.nextNumber &+= 1
-            let task = start(state, queue.unfinished.last, number)
+            let task = start(state, number)
             queue.unfinished.append(task, number: number)
             return task
         }
     }
 
-    /// An operation's task: waits for `previous`, then runs `body` as the queue's running operation until it returns
+    /// An operation's task: waits for its turn, then runs `body` as the queue's running operation until it returns
     /// or throws. Static, so that an operation keeps the queue's state alive but not the queue.
     private static func runInTurn<Success>(
         _ state: LockedBox<State>,
-        after previous: (any QueuedOperationTask)?,
         number: UInt64,
         _ body: () async throws -> Success
     ) async rethrows -> Success {
-        await previous?.awaitCompletion()
+        await waitForTurn(state, number: number)
         begin(state, number: number)
         defer { end(state, number: number) }
         return try await body()
     }
 
     /// `runInTurn` for an operation isolated to `actor`: the bookkeeping and the operation run on the actor, with no hop
-    /// between them. (The wait for `previous` resumes in the task's context, `Task.result` being nonisolated, and hops
+    /// between them. (The wait for the turn resumes in the task's context, `Task.result` being nonisolated, and hops
     /// here; the task goes back to the context when this returns.)
     private static func runInTurn<IsolatedTo: Actor, Success>(
         on actor: isolated IsolatedTo,
         _ state: LockedBox<State>,
-        after previous: (any QueuedOperationTask)?,
         number: UInt64,
         _ body: (isolated IsolatedTo) async throws -> Success
     ) async rethrows -> Success {
-        await previous?.awaitCompletion()
+        await waitForTurn(state, number: number)
         begin(state, number: number)
         defer { end(state, number: number) }
         return try await body(actor)
+    }
+
+    /// Returns once the operation numbered just before `number` has finished (at once if it has already). Its task is
+    /// looked up here, not captured when this operation was submitted, and it is let go of when this returns: a
+    /// finished operation's task, and its result, are not kept while the operations after it run.
+    private static func waitForTurn(_ state: LockedBox<State>, number: UInt64) async {
+        guard let previous = state.withLock({ $0.unfinished.task(numbered: number &- 1) }) else { return }
+        await previous.awaitCompletion()
     }
 
     /// Records the current task as the running operation's (operations run one at a time, so one slot is enough), and

@@ -6,12 +6,19 @@
 /// always a prefix: removing it moves a start index, and the storage is compacted once half of it is behind that
 /// index. No allocation per operation once the storage has grown to the queue's backlog.
 struct UnfinishedOperations: Sendable {
-    /// Entries before `start` have finished (their task is `nil`, released) and wait for the next compaction.
+    /// Entries before `start` have finished (their task is `nil`, released) and wait for the next compaction. Numbers
+    /// are consecutive: operations are numbered as they are appended, and only a prefix is ever removed.
     private var entries: [(number: UInt64, task: (any QueuedOperationTask)?)] = []
     private var start = 0
 
-    /// The most recently submitted unfinished operation's task.
-    var last: (any QueuedOperationTask)? { entries.count > start ? entries[entries.count - 1].task : nil }
+    /// The task of the unfinished operation numbered `number`, or `nil` if it has finished (or was never submitted).
+    /// Constant time: numbers are consecutive.
+    func task(numbered number: UInt64) -> (any QueuedOperationTask)? {
+        guard start < entries.count, number >= entries[start].number else { return nil }
+        let offset = number - entries[start].number
+        guard offset < UInt64(entries.count - start) else { return nil }
+        return entries[start + Int(offset)].task
+    }
 
     /// Every unfinished operation's task, oldest first: one allocation (`compactMap` would grow its array as it
     /// fills it, one allocation per doubling).
