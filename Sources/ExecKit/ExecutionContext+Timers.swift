@@ -40,6 +40,8 @@ extension ExecutionContext {
     /// - Missed periods: at most one firing waits in the context at a time. While the context is busy (a serial
     ///   context still running earlier work), later ticks are skipped, as a `DispatchSource` timer skips them.
     ///   <!-- G-timer-periodic-skips-missed -->
+    /// - Dropped deliveries: a context that lets go of a firing's block without running it (one of your own that is
+    ///   shutting down, say) loses that tick only; the next period fires as usual. <!-- G-timer-periodic-survives-drops -->
     public func periodicTimer(interval: Duration, leeway: Duration, handler: @escaping @Sendable () -> Void)
         -> any Lifetime
     {

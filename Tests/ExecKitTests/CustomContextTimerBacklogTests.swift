@@ -1,6 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+import ExecTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -46,4 +48,60 @@ import Darwin
         context.runPending()
         #expect(!ran.isSet, "a firing queued before cancel() ran after it")
     }
+
+    /// A context of the user's may drop a block unrun (issue #40, item 5): the next period still fires. Before, the
+    /// dropped firing kept the timer's one-firing-queued flag set, and the timer never fired again.
+    // Guarantees: G-timer-periodic-survives-drops
+    @Test(arguments: [DropPattern.first, .everyOther])
+    func aPeriodicTimerFiresOnAfterItsContextDropsADelivery(dropping pattern: DropPattern) {
+        let context = DroppingContext(pattern)
+        let ticks = Recorder<Int>()
+        weak var weakCapture: Token?
+        var timer: (any Lifetime)?
+        do {
+            let capture = Token()
+            weakCapture = capture
+            timer = Exec.custom(context).periodicTimer(interval: .milliseconds(10)) {
+                withExtendedLifetime(capture) { ticks.record(1) }
+            }
+        }
+        #expect(ticks.wait(for: 3), "the timer stopped after its context dropped a delivery")
+        #expect(context.dropped >= 1, "the context must have dropped a delivery for this test to mean anything")
+        timer?.cancel()
+        #expect(becomesNil { weakCapture }, "a cancelled timer keeps its handler")
+    }
+}
+
+/// Which deliveries a ``DroppingContext`` drops.
+enum DropPattern: Sendable, CustomTestStringConvertible {
+    case first, everyOther
+
+    var testDescription: String { self == .first ? "its first delivery" : "every other delivery" }
+
+    func drops(_ submission: Int) -> Bool { self == .first ? submission == 0 : submission % 2 == 0 }
+}
+
+/// A serial context of the user's that lets go of some blocks without running them (as a context that is shutting
+/// down might), and runs the others on a private queue.
+private final class DroppingContext: ExecutionContext {
+    private let queue = DispatchQueue(label: "DroppingContext")
+    private let submissions = Atomic(0)
+    private let drops = Atomic(0)
+    private let pattern: DropPattern
+
+    init(_ pattern: DropPattern) { self.pattern = pattern }
+
+    var dropped: Int { drops.load(ordering: .relaxed) }
+    var type: ExecutionType { .serialAsync }
+
+    func invoke(_ execute: @escaping @Sendable () -> Void) {
+        if pattern.drops(submissions.add(1, ordering: .relaxed).oldValue) {
+            drops.add(1, ordering: .relaxed)
+            return  // `execute` is released here, unrun
+        }
+        queue.async(execute: execute)
+    }
+
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { invoke(execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
 }

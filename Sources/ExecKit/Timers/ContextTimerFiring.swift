@@ -11,7 +11,8 @@ import Synchronization
 /// context this is also what keeps one periodic handler from running twice at once.
 ///
 /// The handler is checked, inside the context, right before it runs: once `cancel()` has emptied the slot, a firing
-/// already on its way does nothing.
+/// already on its way does nothing. A periodic firing that the context drops unrun clears the queued flag (its
+/// ``DropAwareBlock`` notices), so the next tick is delivered.
 ///
 /// Whoever fires it (the trigger: a Dispatch timer, or the timer of the context a derived context wraps) holds it. Once
 /// the trigger lets go of it (cancelled, fired once, or dropped unrun by its context: a `TestCoordinator` discarding its
@@ -44,7 +45,16 @@ final class ContextTimerFiring: Sendable {
     func fire() {
         if handler.isCleared { return }
         guard !isQueued.exchange(true, ordering: .acquiringAndReleasing) else { return }  // one is still waiting
-        deliver { self.runInContext() }
+        guard repeats else { return deliver { self.runInContext() } }
+        // A context may let go of the block unrun; the flag must not stay set then, or no later tick would be
+        // delivered. (A one-shot has no later tick, and skips the block's allocation.)
+        let block = DropAwareBlock({ self.runInContext() }, whenDropped: { self.deliveryDropped() })
+        deliver { block.run() }
+    }
+
+    /// The context released a periodic firing without running it: the next tick may be delivered.
+    private func deliveryDropped() {
+        isQueued.store(false, ordering: .releasing)
     }
 
     private func runInContext() {
