@@ -92,7 +92,7 @@ extension Exec {
         case .direct:
             execute()
         case .main:
-            if DispatchQueue.isMainQueueCurrent {
+            if Self.isInsideMainQueue {
                 execute()
             } else if let replacement = overridden {
                 replacement.invoke(execute)

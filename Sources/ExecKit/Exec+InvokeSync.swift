@@ -63,11 +63,11 @@ extension Exec {
         case .direct, .custom:
             preconditionFailure("ExecKit: invokeSync handles .direct and .custom itself")
         case .main, .mainAsync, .mainOrdered:
-            if DispatchQueue.isMainQueueCurrent { return body() }
+            // On the main queue, or inside an earlier `sync` made there, through `sync` calls on other queues:
+            // waiting for the main queue here could never end, and running inline is what the serial-async types do
+            // when inside.
+            if Self.isInsideMainQueue { return body() }
             if let replacement = overridden { return replacement.invokeSync(body) }
-            // Inside an earlier invokeSync on the main queue, through `sync` calls on other queues: waiting for the
-            // main queue here could never end, and running inline is what the serial-async types do when inside.
-            if EnteredContexts.contains(EnteredContexts.mainQueueKey) { return body() }
             SerialQueueEntry.main.sync(body)
         case .interactive, .user, .default, .utility, .background:
             if let replacement = overridden { return replacement.invokeSync(body) }

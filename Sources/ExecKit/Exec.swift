@@ -48,6 +48,11 @@ public enum Exec: ExecutionContext {
     /// thread 1. The check never gives a false positive; where it gives a false negative the block is merely queued.
     /// <!-- G-main-inline-on-main-queue -->
     ///
+    /// A block run for a main-queue caller parked in an ExecKit `sync` (`q.invokeSync { … }` called from the main
+    /// queue) is inside the main queue too, and every path says so alike: ``isCurrent``, ``type``, ``invoke(_:)``,
+    /// ``invokeSync(_:)`` and `perform` all run inline there, as ``mainOrdered`` does with nothing of its own pending.
+    /// <!-- G-main-one-answer -->
+    ///
     /// - Ordering: an immediate invoke on the main queue runs *before* blocks that other threads queued earlier and
     ///   that have not started yet. When that matters (a later event must not overtake an earlier one), use
     ///   ``mainOrdered``. <!-- G-main-overtakes -->
@@ -116,6 +121,14 @@ public enum Exec: ExecutionContext {
     /// which orders and excludes the same way. <!-- G-queue-workloop -->
     indirect case queue(DispatchQueue, ExecutionType)
 
+    /// The one answer to "is this caller inside the main queue?" for every main-queue case and every path (`isCurrent`,
+    /// `type`, `invoke`, `invokeSync`, `perform`): on the main queue, or in a block run for a caller parked in a `sync`
+    /// there (see `EnteredContexts`). The inlined fast paths ask only the first half, which implies the answer.
+    /// <!-- G-main-one-answer -->
+    static var isInsideMainQueue: Bool {
+        DispatchQueue.isMainQueueCurrent || EnteredContexts.contains(EnteredContexts.mainQueueKey)
+    }
+
     /// What this context promises to the current caller.
     ///
     /// For ``main`` and ``mainOrdered`` (and `.queue(_, .conditionallyAsync)`) the answer depends on the calling
@@ -124,7 +137,7 @@ public enum Exec: ExecutionContext {
         switch self {
         case .direct: return .immediate
         case .main:
-            if DispatchQueue.isMainQueueCurrent { return .conditionallyAsync(false) }
+            if Self.isInsideMainQueue { return .conditionallyAsync(false) }
             return overridden?.type ?? .conditionallyAsync(true)
         case .mainOrdered:
             if MainOrderedQueue.runsImmediately { return .conditionallyAsync(false) }
@@ -175,9 +188,7 @@ public enum Exec: ExecutionContext {
         switch self {
         case .direct: return true
         case .main, .mainAsync, .mainOrdered:
-            if DispatchQueue.isMainQueueCurrent || EnteredContexts.contains(EnteredContexts.mainQueueKey) {
-                return true
-            }
+            if Self.isInsideMainQueue { return true }
             return overridden?.isCurrent ?? false
         case .interactive, .user, .default, .utility, .background: return false
         case .custom(let context): return context.isCurrent

@@ -53,6 +53,7 @@ extension Exec {
         isolation: isolated (any Actor)? = #isolation,
         _ body: @Sendable () throws(Failure) -> Return
     ) async throws(Failure) -> Return {
+        if case .main = self, Exec.isInsideMainQueue { return try body() }
         if case .mainOrdered = self, MainOrderedQueue.runsImmediately { return try body() }
         return try await performAsynchronously(body) { invokeAsync($0) }
     }

@@ -11,7 +11,7 @@ enum MainOrderedQueue {
 
     /// Whether a block invoked now from the current caller would run immediately.
     static var runsImmediately: Bool {
-        pending.load(ordering: .acquiring) == 0 && DispatchQueue.isMainQueueCurrent
+        pending.load(ordering: .acquiring) == 0 && Exec.isInsideMainQueue
     }
 
     static func invoke(_ execute: @escaping @Sendable () -> Void) {

@@ -86,7 +86,8 @@ package struct SerialQueueEntry: @unchecked Sendable {
     }
 
     /// Runs `body` on the queue recorded as inside it, inside the record of the calling thread too, and waits for it:
-    /// `DispatchQueue.sync` without the block. The waiting caller lends what it is inside (see ``EnteredContexts``).
+    /// `DispatchQueue.sync` without the block. The waiting caller lends what it is inside (see ``EnteredContexts``),
+    /// the main queue included whenever it runs there, however its block was queued.
     /// The closure, the key and the caller's record travel in a frame of this function, whose address libdispatch
     /// hands back to a C function, so no block is copied and the queue is not retained; the one allocation is the
     /// context that `withoutActuallyEscaping` builds to check, when this returns, that `body` did not escape.
@@ -96,6 +97,18 @@ package struct SerialQueueEntry: @unchecked Sendable {
     ///   `dispatch_async_and_wait`, which a workloop accepts and which orders the same way; `wait` chooses (tests reach
     ///   the workloop's wait on Linux through it).
     package func sync(waitingWith wait: QueueWait, _ body: () -> Void) {
+        if DispatchQueue.isMainQueueCurrent && key != EnteredContexts.mainQueueKey
+            && !EnteredContexts.contains(EnteredContexts.mainQueueKey)
+        {
+            // A main-queue block that did not come through ExecKit (`DispatchQueue.main.async`, a run loop's source):
+            // the caller is inside the main queue all the same, and lends it like any queue it entered.
+            return EnteredContexts.entering(EnteredContexts.mainQueueKey) { syncLendingRecord(waitingWith: wait, body) }
+        }
+        syncLendingRecord(waitingWith: wait, body)
+    }
+
+    /// ``sync(waitingWith:_:)`` once the caller's record is complete.
+    private func syncLendingRecord(waitingWith wait: QueueWait, _ body: () -> Void) {
         // The caller's record, which the block continues: the caller waits until it has run, so its entries stay valid,
         // and the block may run on another thread (the main queue's, for one).
         let callerRecord = EnteredContexts.currentRecord
