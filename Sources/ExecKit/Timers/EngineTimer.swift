@@ -55,7 +55,8 @@ final class EngineTimer: Lifetime, @unchecked Sendable {
     ///
     /// - Guarantee: on a serial context, once `cancel()` has returned inside the context, the handler never runs again
     ///   (a firing runs its handler in the context, and the engine looks the timer up under its lock right before).
-    ///   From another thread, a handler already running finishes.
+    ///   From another thread, a handler already running finishes, and so does a firing that took the handler under
+    ///   the lock before this call: its call may start after this returns (at most one call).
     /// - Cost: one lock, an O(log n) heap removal; no Dispatch call.
     func cancel() { engine.cancel(self) }
 }
