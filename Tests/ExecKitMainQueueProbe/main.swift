@@ -57,6 +57,18 @@ DispatchQueue.main.async {
 
     DispatchQueue.global().async {
         check(!DispatchQueue.isMainQueueCurrent, "a worker is not the main queue")
+        // Issue #40, item 3: what a block run for a caller parked in a sync on the main queue is inside.
+        let queue = Exec.asyncQueue()
+        queue.invokeSync {
+            check(Exec.main.invokeSync { queue.isCurrent }, "a .main.invokeSync block is inside its caller's queue")
+            check(Exec.main.invokeSync { queue.invokeSync { 3 } } == 3, "... and invokeSync on that queue runs inline")
+            let rawLends = DispatchQueue.main.sync { queue.isCurrent }
+            if drivenByRunLoop {
+                check(!rawLends, "a raw main.sync block that the run loop runs is not inside its caller's queue")
+            } else {
+                check(rawLends, "a raw main.sync block under dispatchMain() runs on its caller's thread, inside")
+            }
+        }
         check(
             Exec.main.invokeSync { DispatchQueue.isMainQueueCurrent }, ".main.invokeSync from a worker waits for main")
         Exec.main.invoke {

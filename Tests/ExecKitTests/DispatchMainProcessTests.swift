@@ -11,7 +11,10 @@ import Testing
 /// `.main` in a process that called `dispatchMain()` (the main queue runs on a worker thread there), in one driven by
 /// Foundation's `RunLoop` (on the initial thread), and in an async `@main` program.
 @Suite struct DispatchMainProcessTests {
-    // Guarantees: G-main-actor-agrees
+    /// Also what a block run for a caller parked in a sync on the main queue is inside (issue #40, item 3): ExecKit's
+    /// `Exec.main.invokeSync` lends the caller's queue under either driver; a raw `DispatchQueue.main.sync` lends it
+    /// only under `dispatchMain()`, where libdispatch runs the block on the caller's thread, as the docs now say.
+    // Guarantees: G-main-actor-agrees, G-serial-lent-exclusion
     @Test(arguments: ["dispatchMain", "runloop", "noreader"])
     func mainMeansTheMainQueueInAProcessDrivenBy(driver: String) throws {
         let (status, printed) = try Self.run("ExecKitMainQueueProbe", arguments: [driver])
@@ -24,6 +27,13 @@ import Testing
         #expect(printed.contains("ok   a .main callback is isolated to MainActor"), "probe output:\n\(printed)")
         #expect(printed.contains("ok   .main timers fire on the main queue"), "probe output:\n\(printed)")
         #expect(printed.contains("ok   a released .main timer never fires"), "probe output:\n\(printed)")
+        let lent = "ok   a .main.invokeSync block is inside its caller's queue"
+        #expect(printed.contains(lent), "probe output:\n\(printed)")
+        let rawSync =
+            driver == "runloop"
+            ? "ok   a raw main.sync block that the run loop runs is not inside its caller's queue"
+            : "ok   a raw main.sync block under dispatchMain() runs on its caller's thread, inside"
+        #expect(printed.contains(rawSync), "probe output:\n\(printed)")
     }
 
     /// An async `@main` program: after its first suspension the runtime runs the main actor on the main queue, from a
