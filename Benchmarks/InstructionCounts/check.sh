@@ -40,6 +40,7 @@ swift build -c release --product InstructionCounts >/dev/null
 # Guarantees: G-main-onmainactor-cost (the onMainActor row), G-iscurrent-cost (the two Exec.isCurrent rows)
 # Guarantees: G-main-ordered-cost (the two .mainOrdered rows), G-timer-invoke-after-cost (the invoke(after:) row)
 # Guarantees: G-virtual-call-site-cost (the two call-site rows, and their malloc rows below)
+# Guarantees: G-task-main-default-actors-off-main (the two Exec.main.task rows: as cheap as Task { @MainActor in })
 rows=(
     ".direct.invoke(_:with:), closure literal|invokeWithLiteral direct|callWithValue direct|1.5"
     "switch on .direct, then invoke(_:with:)|switchWithValue direct|callWithValue direct|1.8"
@@ -72,6 +73,8 @@ rows=(
     "TestCoordinator.explore(.random), a run of 10 blocks on two queues, against the fixed order|explore direct 200 10|explorePlain direct 200 10|1.75"
     "TestCoordinator.explore(.pct), a run of 10 blocks on two queues, against the fixed order|explorePCT direct 200 10|explorePlain direct 200 10|1.85"
     "TestCoordinator.explore(.random), a run of 1,000 blocks on two queues, against the fixed order|explore direct 20 1000|explorePlain direct 20 1000|2.0"
+    "Exec.main.task started and awaited, against Task { @MainActor in } (issue #40: 1.56x before)|launcherTaskStart mainDispatched|mainActorTaskStart mainDispatched|1.15"
+    "a default actor called from an Exec.main task, against from Task { @MainActor in } (issue #40: 1.56x before)|launcherDefaultActorCall mainDispatched|mainActorDefaultActorCall mainDispatched|1.1"
 )
 
 # Instructions per operation of one side of a row, counted as the row's last field says.
@@ -122,12 +125,12 @@ done
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
     "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"
-    "SerialTaskQueue operation on .default (issue #27: task, slab, the operation's closure and the queue's one)|serialTaskQueue default|4.05"
+    "SerialTaskQueue operation on .default (task, slab, the operation's closure and the queue's one, the closure's conversion into the task (issue #40), and often a second slab)|serialTaskQueue default|6.05"
     "perform on .utility with a capturing closure literal (the hop's block and the caller's resumption; not the literal)|perform utility|3.05"
     "a task on a TestCoordinator's executor, started and awaited (task, slab, two jobs of three allocations)|coordinatorTaskStart direct|8.05"
     "SerialTaskQueue.cancelAll with 10 unfinished operations (the copy of their tasks)|serialTaskQueueCancelAll direct|1.05"
-    "a task through a CancellableLauncher around .default, started and awaited (.default's 2, and 2)|cancellableTaskStart default|4.05"
-    "a task through a launcher with only the throwing form, around .default (the default's second task)|throwingOnlyTaskStart default|7.05"
+    "a task through a CancellableLauncher around .default, started and awaited (.default's 2, and 3)|cancellableTaskStart default|5.05"
+    "a task through a launcher with only the throwing form, around .default (the default's second task)|throwingOnlyTaskStart default|8.05"
     "syncQueue().invokeSync (withoutActuallyEscaping's context)|invokeSync syncQueue|1.05"
     "invoke(after:) on .utility (one asyncAfter)|invokeAfter utility|1.05"
     "invoke(after:) by the protocol's default, around .utility (the timer's 1, the keeper and the closure)|invokeAfter forwardedUtility|3.05"

@@ -37,14 +37,14 @@ final class UnimplementedContext: ExecutionContext {
 
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         fail("task was called")
     }
 
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
         fail("task was called")
     }

@@ -607,7 +607,7 @@ private struct SkippingLauncher: TaskLauncher {
     let errors: LockedBox<[WeakError]>
 
     func task<Success: Sendable>(
-        priority: TaskPriority?, _ operation: sending @escaping () async throws -> Success
+        priority: TaskPriority?, _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         let error = SkipError()
         errors.withLock { $0.append(WeakError(error: error)) }
@@ -615,8 +615,8 @@ private struct SkippingLauncher: TaskLauncher {
     }
 
     func task<Success: Sendable>(
-        priority: TaskPriority?, _ operation: sending @escaping () async -> Success
+        priority: TaskPriority?, _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
-        Task(priority: priority, operation: operation)
+        Task(priority: priority) { await operation() }
     }
 }

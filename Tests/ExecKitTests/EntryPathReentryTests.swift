@@ -115,11 +115,15 @@ import Darwin
             })
     }
 
+    /// A task on `.main` runs on the runtime's main executor, as `Task { @MainActor in }` does (issue #40, item 1),
+    /// whose jobs ExecKit does not record: through ExecKit's own `sync` paths its block is still inside the main
+    /// queue (the caller lends it), but not through a raw `DispatchQueue.sync`, which lends nothing ExecKit can see.
+    // Guarantees: G-serial-lent-exclusion
     @Test func theMainQueueEnteredThroughATaskJob() async {
         EntryPathReport.check(
             await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
                 EntryPathChild.run(.main, .task)
-            })
+            }, rawSyncLends: false)
     }
 
     /// The issue's own snippet: `a.invoke { m.invoke { a.invokeSync { … } } }` with `m` a `syncQueue()`.
@@ -215,6 +219,8 @@ enum EntryPathChild {
         for intermediate in Intermediate.allCases {
             // From the main queue, Exec.main.invokeSync runs inline without any record: nothing to test there.
             if target != .asyncQueue && intermediate == .mainInvokeSync { continue }
+            // A main-queue task's jobs come from the runtime's main executor, unrecorded: a raw sync lends nothing.
+            if target != .asyncQueue && path == .task && intermediate == .rawSync { continue }
             let outcome = LockedBox("no outcome")
             let done = DispatchSemaphore(value: 0)
             path.enter(context) {
@@ -242,11 +248,11 @@ enum EntryPathChild {
 
 /// The parent's side: every intermediate the child tried reported "ok".
 enum EntryPathReport {
-    static func check(_ result: ExitTest.Result?) {
+    static func check(_ result: ExitTest.Result?, rawSyncLends: Bool = true) {
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
         let lines = output.split(separator: "\n")
         #expect(!lines.contains { $0.hasPrefix("FAIL") }, "child output:\n\(output)")
-        #expect(lines.contains("ok rawSync"), "child output:\n\(output)")
+        #expect(lines.contains("ok rawSync") == rawSyncLends, "child output:\n\(output)")
         #expect(lines.contains("ok syncQueueInvoke"), "child output:\n\(output)")
         #expect(lines.contains("ok asyncQueueInvokeSync"), "child output:\n\(output)")
     }

@@ -34,7 +34,7 @@ import Darwin
 private struct SelfThrowingLauncher: TaskLauncher {
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         Task(priority: priority) { () async throws -> Success in throw CancellationError() }
     }

@@ -133,9 +133,9 @@ private struct CountingLauncher: TaskLauncher {
 
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         launches.withLock { $0 += 1 }
-        return Task(priority: priority, operation: operation)
+        return Task(priority: priority) { try await operation() }
     }
 }

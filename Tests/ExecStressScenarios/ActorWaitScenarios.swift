@@ -19,6 +19,11 @@ enum ActorWaitScenarios {
                     try await mainActorRounds(rounds)
                 }
             ]
+            + mainQueueContexts.map { name, context in
+                StressScenario("actorWait.cancelAllBesideASpinner.\(name)") { rounds in
+                    try await spinnerRounds(rounds, on: context)
+                }
+            }
     }
 
     /// Every serial context an actor can run on, and a context of the user's that hands out a private queue's
@@ -43,6 +48,24 @@ enum ActorWaitScenarios {
         }
         return "\(rounds) rounds of tasks waiting for each other through an actor on the context (gate, "
             + "semaphore, stream, timer), none hung"
+    }
+
+    /// The main-queue contexts a task can start on, for ``spinnerRounds(_:on:)``.
+    static let mainQueueContexts: [(name: String, context: Exec)] = [
+        ("main", .main), ("mainAsync", .mainAsync), ("mainOrdered", .mainOrdered),
+        ("mainQueue", .queue(.main, .serialAsync)),
+    ]
+
+    /// swift-async-queue's main-actor cancel test, ported (issue #40, item 1): `cancelAllBesideATaskThatHoldsTheContext`
+    /// on `context`. A scenario of its own per context: the spinning task holds the main queue, which nothing else in
+    /// the process may need meanwhile.
+    static func spinnerRounds(_ rounds: Int, on context: Exec) async throws -> String {
+        for round in 0..<rounds {
+            let finished = await finishes(within: 60) { await cancelAllBesideATaskThatHoldsTheContext(context) }
+            try check(finished, "round \(round): a default actor waited behind a task holding the main queue")
+        }
+        return "\(rounds) rounds of a CancellableLauncher's tasks on \(context), one spinning until cancelled beside a "
+            + "default actor's signal, none hung"
     }
 
     /// `Exec.main.task { … }` calling into main-actor state: the gate shape on a `@MainActor` class.

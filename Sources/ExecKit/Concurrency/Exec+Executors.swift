@@ -24,7 +24,9 @@ extension Exec {
     /// - Isolation: on ``main``, ``mainAsync``, ``mainOrdered`` and a `.queue` made from the main queue, every job runs
     ///   isolated to the main actor (it runs on the main queue), so the task calls `@MainActor` code with no hop. A task
     ///   that calls an actor on an ExecKit serial context takes its preference with it into the actor's executor; see
-    ///   *Bridging to Swift Concurrency*. <!-- G-task-main-isolated G-task-actor-never-hangs -->
+    ///   *Bridging to Swift Concurrency*. <!-- G-task-main-isolated G-task-actor-never-hangs --> A task that prefers
+    ///   the main queue's executor also runs the default actors it calls there; the main-queue cases' `task` does not
+    ///   use this executor for that reason (it starts its task on the main actor, preferring nothing).
     public var taskExecutor: any TaskExecutor {
         if let replacement = overridden { return replacement.taskExecutor }
         switch self {

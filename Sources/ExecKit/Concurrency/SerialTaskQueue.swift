@@ -74,7 +74,7 @@ public final class SerialTaskQueue: Sendable {
     @discardableResult
     public func enqueue<Success: Sendable>(
         priority: TaskPriority? = nil,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
         return submit { state, number in
@@ -89,7 +89,7 @@ public final class SerialTaskQueue: Sendable {
     @discardableResult
     public func enqueue<Success: Sendable>(
         priority: TaskPriority? = nil,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
         return submit { state, number in
@@ -180,15 +180,17 @@ public final class SerialTaskQueue: Sendable {
     ///
     /// - Precondition: the caller is not an operation of this queue (it would wait for itself); that stops the
     ///   program with a message. <!-- G-stq-perform-inside-stops -->
-    public func perform<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) async throws
-        -> Success
-    {
+    public func perform<Success: Sendable>(
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
+    ) async throws -> Success {
         checkNotInsideOwnOperation()
         return try await Self.awaitPassingCancellation(enqueue(operation))
     }
 
     /// Submits `operation`, which cannot throw, and waits for its value; see `perform(_:)`.
-    public func perform<Success: Sendable>(_ operation: sending @escaping () async -> Success) async -> Success {
+    public func perform<Success: Sendable>(
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
+    ) async -> Success {
         checkNotInsideOwnOperation()
         return await Self.awaitPassingCancellation(enqueue(operation))
     }
@@ -269,9 +271,14 @@ public final class SerialTaskQueue: Sendable {
     private static func runInTurn<Success>(
         _ state: LockedBox<State>,
         number: UInt64,
-        _ body: () async throws -> Success
+        _ body: nonisolated(nonsending) () async throws -> Success
     ) async rethrows -> Success {
-        await waitForTurn(state, number: number)
+        // The previous operation's task is looked up now, not captured at submission, and let go of once it has
+        // finished: a finished operation's task, and its result, are not kept while this one runs. (Inline rather
+        // than a function of its own, whose frame outgrew the task's first slab: an allocation per operation.)
+        var previous = state.withLock { $0.unfinished.task(numbered: number &- 1) }
+        await previous?.awaitCompletion()
+        previous = nil
         begin(state, number: number)
         defer { end(state, number: number) }
         return try await body()
@@ -286,18 +293,12 @@ public final class SerialTaskQueue: Sendable {
         number: UInt64,
         _ body: (isolated IsolatedTo) async throws -> Success
     ) async rethrows -> Success {
-        await waitForTurn(state, number: number)
+        var previous = state.withLock { $0.unfinished.task(numbered: number &- 1) }  // as in the other `runInTurn`
+        await previous?.awaitCompletion()
+        previous = nil
         begin(state, number: number)
         defer { end(state, number: number) }
         return try await body(actor)
-    }
-
-    /// Returns once the operation numbered just before `number` has finished (at once if it has already). Its task is
-    /// looked up here, not captured when this operation was submitted, and it is let go of when this returns: a
-    /// finished operation's task, and its result, are not kept while the operations after it run.
-    private static func waitForTurn(_ state: LockedBox<State>, number: UInt64) async {
-        guard let previous = state.withLock({ $0.unfinished.task(numbered: number &- 1) }) else { return }
-        await previous.awaitCompletion()
     }
 
     /// Records the current task as the running operation's (operations run one at a time, so one slot is enough), and

@@ -15,12 +15,17 @@
 /// `value` is read without `try`; one that can throw gives a `Task<Success, any Error>`.
 ///
 /// Every ``ExecutionContext`` is a launcher whose tasks run in that context.
+///
+/// The operation is `nonisolated(nonsending)`: it runs where the launcher's task starts it (in the context, or on the
+/// main actor for a main-queue context), not on the global executor, which a plain nonisolated `async` closure would
+/// hop to first. A launcher of your own spells its `task` requirements with that type, and wraps the operation when
+/// it starts a task: `Task(priority: priority) { try await operation() }`. <!-- G-task-main-default-actors-off-main -->
 public protocol TaskLauncher: Sendable {
     /// Starts a task that runs `operation` and returns it, so the caller can await its value or cancel it.
     @discardableResult
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error>
 
     /// Starts a task that runs `operation`, which cannot throw, and returns it: `await launcher.task { 42 }.value`
@@ -28,22 +33,24 @@ public protocol TaskLauncher: Sendable {
     @discardableResult
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never>
 }
 
 extension TaskLauncher {
     /// Starts a task with no explicit priority; see `task(priority:_:)`.
     @discardableResult
-    public func task<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<
-        Success, any Error
-    > {
+    public func task<Success: Sendable>(
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
+    ) -> Task<Success, any Error> {
         task(priority: nil, operation)
     }
 
     /// Starts a task with no explicit priority, for an operation that cannot throw.
     @discardableResult
-    public func task<Success: Sendable>(_ operation: sending @escaping () async -> Success) -> Task<Success, Never> {
+    public func task<Success: Sendable>(
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
+    ) -> Task<Success, Never> {
         task(priority: nil, operation)
     }
 
@@ -55,13 +62,14 @@ extension TaskLauncher {
     ///   (checking cancellation before it starts the operation, say) stops the program with a message here, since
     ///   this task has no value to return; such a launcher must implement this requirement itself.
     ///   <!-- G-task-launcher-throwing-stops -->
-    /// - Cost: a second task, and the closures that join the two: 7 allocations for a task started and awaited
-    ///   through a launcher around ``Exec/default`` that implements only the throwing form, against `.default`'s own 2.
+    /// - Cost: a second task, and the closures that join the two: 8 allocations for a task started and awaited
+    ///   through a launcher around ``Exec/default`` that implements only the throwing form, against 2 for a task that
+    ///   prefers `.default`'s executor directly.
     ///   A launcher of your own should implement this requirement itself. <!-- G-task-launcher-nonthrowing-cost -->
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
         let inner = task(priority: priority) { () async throws -> Success in await operation() }
         return Task(priority: priority) {
@@ -95,15 +103,17 @@ extension ExecutionContext {
     ///   <!-- G-task-ordered-start -->
     /// - Actors: tasks started here that wait for each other through an actor on this context (one waits on a
     ///   continuation the actor keeps, another resumes it) never hang: the actor's executor runs their jobs with their
-    ///   executor preference, so an `await` on the actor's own isolation inside the actor continues inline. On the
-    ///   main-queue contexts the task's jobs hold the main actor's isolation, so `@MainActor` calls start inline and
-    ///   each call to a `nonisolated` `async` function goes round the main queue. Tasks of other contexts reach the
-    ///   main actor through the runtime's own executor, without their preference: start tasks that wait through
-    ///   main-actor state here only on a main-queue context. <!-- G-task-actor-never-hangs G-task-main-isolated -->
+    ///   executor preference, so an `await` on the actor's own isolation inside the actor continues inline. Tasks
+    ///   of other contexts reach the main actor through the runtime's own executor, without their preference: start
+    ///   tasks that wait through main-actor state only on a main-queue context. <!-- G-task-actor-never-hangs -->
+    /// - Main queue: ``Exec``'s main-queue contexts start their tasks on the main actor instead, with no preference,
+    ///   as `Task { @MainActor in }` does: `@MainActor` calls start inline, and default actors and `nonisolated`
+    ///   `async` functions run off the main queue (see `Exec`'s `task(priority:_:)`).
+    ///   <!-- G-task-main-isolated G-task-main-default-actors-off-main -->
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }
@@ -113,7 +123,7 @@ extension ExecutionContext {
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
         Task(executorPreference: taskExecutor, priority: priority, operation: operation)
     }

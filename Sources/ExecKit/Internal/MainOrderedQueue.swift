@@ -22,6 +22,17 @@ enum MainOrderedQueue {
         }
     }
 
+    /// Counts a task started on ``Exec/mainOrdered`` as pending until its first job calls ``turnTaken()``: that job is
+    /// queued on the main queue (by the runtime's main executor), and no block invoked meanwhile may overtake it.
+    static func holdTurn() {
+        pending.wrappingAdd(1, ordering: .releasing)
+    }
+
+    /// The first job of a task that ``holdTurn()`` counted has started.
+    static func turnTaken() {
+        pending.wrappingSubtract(1, ordering: .releasing)
+    }
+
     static func enqueue(_ execute: @escaping @Sendable () -> Void) {
         pending.wrappingAdd(1, ordering: .releasing)
         SerialQueueEntry.main.async {

@@ -22,7 +22,7 @@ extension TestCoordinator {
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         // Explored, the task is tracked until it finishes, for the run's hang report.
         guard storage.explores else {
@@ -40,7 +40,7 @@ extension TestCoordinator {
     @discardableResult
     public func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) -> Task<Success, Never> {
         guard storage.explores else {
             return Task(executorPreference: taskExecutor, priority: priority, operation: operation)

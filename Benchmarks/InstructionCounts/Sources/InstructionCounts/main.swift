@@ -27,6 +27,11 @@
 //   taskStart: a task on the global executor starts N tasks on CONTEXT's task executor, one after another, and awaits
 //              each one's value (CONTEXT: direct, default or utility) | handWrittenTaskStart: the peer, the same tasks
 //              on the smallest hand-written TaskExecutor on the same global queue (one `async` per job)
+//   launcherTaskStart: a task on the global executor starts N tasks with `CONTEXT.task { }`, one after another, and
+//              awaits each one's value (CONTEXT: mainDispatched for `.main`, or any that runs tasks) |
+//              launcherDefaultActorCall: one task started with `CONTEXT.task { }` calls a default actor N times |
+//              mainActorTaskStart, mainActorDefaultActorCall (CONTEXT: mainDispatched): their peers on
+//              `Task { @MainActor in }`
 //   serialTaskQueue: a task on the global executor submits N operations to a SerialTaskQueue on CONTEXT (direct,
 //              default or utility) and awaits the last | serialTaskQueueIsolated: the same, each operation isolated to
 //              a default actor | streamFIFOQueue: the peer, one task draining an AsyncStream of N operations (no task
@@ -69,7 +74,8 @@
 //              a MutexContext) | directAfterOverride, mainAfterOverride (.direct or .main, once a TestCoordinator's
 //              `overridingSharedContexts` has run) | mainOrdered (thread 1) | mainOrderedElsewhere (a global-queue
 //              thread: every block queued, none run) | forwardedUtility (a custom context forwarding to .utility that
-//              implements no `invoke(after:)`, so the protocol's default runs)
+//              implements no `invoke(after:)`, so the protocol's default runs) | mainDispatched (.main from a global-queue
+//              thread, with the main queue drained by RunLoop.main on thread 1: for tasks started on .main)
 
 import ExecKit
 import ExecNotifications
@@ -130,7 +136,7 @@ struct ThrowingOnlyLauncher: TaskLauncher {
     let context: Exec
     func task<Success: Sendable>(
         priority: TaskPriority?,
-        _ operation: sending @escaping () async throws -> Success
+        _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) -> Task<Success, any Error> {
         context.task(priority: priority, operation)
     }
@@ -387,6 +393,36 @@ extension Duration {
             finished.signal()
         }
         finished.wait()
+    case "launcherTaskStart", "mainActorTaskStart":  // N tasks started, each awaited (issue #40: .main's start cost)
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            var total = 0
+            for _ in 0..<count {
+                total &+=
+                    operation == "launcherTaskStart"
+                    ? await context.task { 1 }.value : await Task { @MainActor in 1 }.value
+            }
+            counter.value &+= total
+            finished.signal()
+        }
+        finished.wait()
+    case "launcherDefaultActorCall", "mainActorDefaultActorCall":  // a task calls a default actor N times (issue #40)
+        // The calls are written out in each task's own body (a closure shared by both would run on the global
+        // executor, not where each task runs).
+        let finished = DispatchSemaphore(value: 0)
+        let actor = DefaultActor()
+        if operation == "launcherDefaultActorCall" {
+            context.task {
+                for _ in 0..<count { await actor.increment() }
+                finished.signal()
+            }
+        } else {
+            Task { @MainActor in
+                for _ in 0..<count { await actor.increment() }
+                finished.signal()
+            }
+        }
+        finished.wait()
     case "taskStart", "handWrittenTaskStart":  // N tasks started on a task executor, each awaited (see the usage)
         let finished = DispatchSemaphore(value: 0)
         let executor: any TaskExecutor =
@@ -589,6 +625,12 @@ case "mainElsewhere":
         exit(0)
     }
     while true { sleep(60) }
+case "mainDispatched":  // .main driven from a global-queue thread while a run loop drains the main queue
+    DispatchQueue.global().async {
+        run(.main)
+        exit(0)
+    }
+    RunLoop.main.run()  // drains the main queue on thread 1 until a block exits (valgrind cannot follow dispatchMain())
 case "directAfterOverride", "mainAfterOverride":  // .direct or .main once a virtual-time override has been in force
     TestCoordinator().overridingSharedContexts {}
     run(arguments[2] == "directAfterOverride" ? .direct : .main)
