@@ -125,11 +125,11 @@ done
 malloc_rows=(
     "one-shot timers firing on .utility (issue #21: the timer itself, nothing per firing)|timerFire utility|1.05"
     "a task on .default's executor, started and awaited (issue #27: the task and its first slab, no box per job)|taskStart default|2.05"
-    "SerialTaskQueue operation on .default (task, slab, the operation's closure and the queue's one, the closure's conversion into the task (issue #40), and often a second slab)|serialTaskQueue default|6.05"
+    "SerialTaskQueue operation on .default (issue #27: task, slab, the operation's closure and the queue's one)|serialTaskQueue default|4.05"
     "perform on .utility with a capturing closure literal (the hop's block and the caller's resumption; not the literal)|perform utility|3.05"
     "a task on a TestCoordinator's executor, started and awaited (task, slab, two jobs of three allocations)|coordinatorTaskStart direct|8.05"
     "SerialTaskQueue.cancelAll with 10 unfinished operations (the copy of their tasks)|serialTaskQueueCancelAll direct|1.05"
-    "a task through a CancellableLauncher around .default, started and awaited (.default's 2, and 3)|cancellableTaskStart default|5.05"
+    "a task through a CancellableLauncher around .default, started and awaited (.default's 2, and 2)|cancellableTaskStart default|4.05"
     "a task through a launcher with only the throwing form, around .default (the default's second task)|throwingOnlyTaskStart default|8.05"
     "syncQueue().invokeSync (withoutActuallyEscaping's context)|invokeSync syncQueue|1.05"
     "invoke(after:) on .utility (one asyncAfter)|invokeAfter utility|1.05"

@@ -59,6 +59,15 @@ extension Exec {
         }
     }
 
+    /// The executor a task started here prefers, or `nil` where `task(priority:_:)` starts it
+    /// otherwise (on the main actor, or through a custom context's own `task`). For ExecKit's own launchers
+    /// (`SerialTaskQueue`, `CancellableLauncher`), which then start the task with a closure of their own: converting a
+    /// `nonisolated(nonsending)` operation into a `Task`'s costs an allocation per task, and deeper frames.
+    var preferredTaskExecutor: (any TaskExecutor)? {
+        if case .preferringExecutor = taskStart { return taskExecutor }
+        return nil
+    }
+
     /// How this context starts a task.
     private enum TaskStart {
         /// Preferring ``taskExecutor``.

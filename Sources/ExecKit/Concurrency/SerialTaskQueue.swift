@@ -78,7 +78,12 @@ public final class SerialTaskQueue: Sendable {
     ) -> Task<Success, any Error> {
         let operation = SentOperation(operation)
         return submit { state, number in
-            launcher.task(priority: priority) { () async throws -> Success in
+            if let executor = (launcher as? Exec)?.preferredTaskExecutor {
+                return Task(executorPreference: executor, priority: priority) { () async throws -> Success in
+                    try await Self.runInTurn(state, number: number, operation.body)
+                }
+            }
+            return launcher.task(priority: priority) { () async throws -> Success in
                 try await Self.runInTurn(state, number: number, operation.body)
             }
         }
@@ -93,7 +98,12 @@ public final class SerialTaskQueue: Sendable {
     ) -> Task<Success, Never> {
         let operation = SentOperation(operation)
         return submit { state, number in
-            launcher.task(priority: priority) { () async -> Success in
+            if let executor = (launcher as? Exec)?.preferredTaskExecutor {
+                return Task(executorPreference: executor, priority: priority) { () async -> Success in
+                    await Self.runInTurn(state, number: number, operation.body)
+                }
+            }
+            return launcher.task(priority: priority) { () async -> Success in
                 await Self.runInTurn(state, number: number, operation.body)
             }
         }
@@ -127,7 +137,12 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @Sendable (isolated IsolatedTo) async throws -> Success
     ) -> Task<Success, any Error> {
         submit { state, number in
-            launcher.task(priority: priority) { () async throws -> Success in
+            if let executor = (launcher as? Exec)?.preferredTaskExecutor {
+                return Task(executorPreference: executor, priority: priority) { () async throws -> Success in
+                    try await Self.runInTurn(on: actor, state, number: number, operation)
+                }
+            }
+            return launcher.task(priority: priority) { () async throws -> Success in
                 try await Self.runInTurn(on: actor, state, number: number, operation)
             }
         }
@@ -142,7 +157,12 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @Sendable (isolated IsolatedTo) async -> Success
     ) -> Task<Success, Never> {
         submit { state, number in
-            launcher.task(priority: priority) { () async -> Success in
+            if let executor = (launcher as? Exec)?.preferredTaskExecutor {
+                return Task(executorPreference: executor, priority: priority) { () async -> Success in
+                    await Self.runInTurn(on: actor, state, number: number, operation)
+                }
+            }
+            return launcher.task(priority: priority) { () async -> Success in
                 await Self.runInTurn(on: actor, state, number: number, operation)
             }
         }

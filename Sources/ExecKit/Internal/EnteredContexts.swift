@@ -195,6 +195,17 @@ package enum EnteredContexts {
     ///
     /// The caller must keep the queue alive until this returns (see ``Key``), and the entries of `outer` too (a
     /// waiting thread's frames do stay).
+    /// Calls `body` with `record` extended by `key`, innermost: a record to lend a block (``entering(_:after:_:)``),
+    /// not this thread's own, which is unchanged. The entry lives in this frame, so `body` must not let the record
+    /// escape.
+    @inline(__always)
+    static func withRecord<Return>(_ record: Record, extendedBy key: Key, _ body: (Record) throws -> Return) rethrows
+        -> Return
+    {
+        var entry = Entry(key: key, outer: record)
+        return try withUnsafeMutablePointer(to: &entry) { try body(UnsafeMutableRawPointer($0)) }
+    }
+
     static func entering<Return>(_ key: Key, after outer: Record, _ body: () throws -> Return) rethrows -> Return {
         let own = execkit_entered_queue_record_head()
         var entry = Entry(key: key, outer: outer)

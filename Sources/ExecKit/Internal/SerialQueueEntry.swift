@@ -97,21 +97,23 @@ package struct SerialQueueEntry: @unchecked Sendable {
     ///   `dispatch_async_and_wait`, which a workloop accepts and which orders the same way; `wait` chooses (tests reach
     ///   the workloop's wait on Linux through it).
     package func sync(waitingWith wait: QueueWait, _ body: () -> Void) {
-        if DispatchQueue.isMainQueueCurrent && key != EnteredContexts.mainQueueKey
-            && !EnteredContexts.contains(EnteredContexts.mainQueueKey)
-        {
-            // A main-queue block that did not come through ExecKit (`DispatchQueue.main.async`, a run loop's source):
-            // the caller is inside the main queue all the same, and lends it like any queue it entered.
-            return EnteredContexts.entering(EnteredContexts.mainQueueKey) { syncLendingRecord(waitingWith: wait, body) }
-        }
-        syncLendingRecord(waitingWith: wait, body)
-    }
-
-    /// ``sync(waitingWith:_:)`` once the caller's record is complete.
-    private func syncLendingRecord(waitingWith wait: QueueWait, _ body: () -> Void) {
         // The caller's record, which the block continues: the caller waits until it has run, so its entries stay valid,
         // and the block may run on another thread (the main queue's, for one).
         let callerRecord = EnteredContexts.currentRecord
+        guard DispatchQueue.isMainQueueCurrent else { return sync(waitingWith: wait, lending: callerRecord, body) }
+        let main = EnteredContexts.mainQueueKey
+        guard key != main, !EnteredContexts.contains(main) else {
+            return sync(waitingWith: wait, lending: callerRecord, body)
+        }
+        // A main-queue block that did not come through ExecKit (`DispatchQueue.main.async`, a run loop's source, a
+        // main-actor job): the caller is inside the main queue all the same, and lends it like any queue it entered.
+        EnteredContexts.withRecord(callerRecord, extendedBy: main) { record in
+            sync(waitingWith: wait, lending: record, body)
+        }
+    }
+
+    /// ``sync(waitingWith:_:)``, lending `callerRecord` to the block.
+    private func sync(waitingWith wait: QueueWait, lending callerRecord: EnteredContexts.Record, _ body: () -> Void) {
         guard let raw else {
             // Only where ExecKit could not find libdispatch's queues (a line on standard error said so at the start);
             // Swift's Linux overlay has no `asyncAndWait`, and Linux has no workloops to need it.
