@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 //
 // ExecKit: execution contexts for Swift callback APIs.
 // The library depends on no package; only the toolchain's Dispatch and Synchronization.

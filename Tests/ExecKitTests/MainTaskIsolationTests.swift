@@ -84,6 +84,23 @@ import Testing
         }
     }
 
+    /// A `SerialTaskQueue` and a `CancellableLauncher` on a main-queue context run their operations on the main queue,
+    /// as its own tasks do, and a default actor called from them off it. (A review found the queue's operations off
+    /// the main queue once `.main`'s task stopped preferring the main queue's executor: its `runInTurn` hopped to the
+    /// global executor.)
+    // Guarantees: G-task-main-default-actors-off-main, G-stq-virtual-time
+    @Test(arguments: MainContext.allCases)
+    func queuedAndLaunchedOperationsRunOnTheMainQueue(context: MainContext) async {
+        let cache = PlainCache()
+        let queue = SerialTaskQueue(context: context.exec)
+        let launcher = CancellableLauncher(context.exec)
+        let queued = queue.enqueue { () async -> [Bool] in [Exec.main.isCurrent, await cache.isOnTheMainQueue()] }
+        let launched = launcher.task { () async -> [Bool] in [Exec.main.isCurrent, await cache.isOnTheMainQueue()] }
+        #expect(await value(of: queued, within: Self.bound) == [true, false], "a SerialTaskQueue operation")
+        #expect(await value(of: launched, within: Self.bound) == [true, false], "a CancellableLauncher task")
+        #expect(await queue.perform { Exec.main.isCurrent }, "SerialTaskQueue.perform")
+    }
+
     /// The reference the test above holds `.main` to.
     @Test func aDefaultActorAndANonisolatedCallFromAMainActorTaskRunOffTheMainQueue() async {
         let cache = PlainCache()

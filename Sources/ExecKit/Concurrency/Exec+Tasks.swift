@@ -81,7 +81,9 @@ extension Exec {
     }
 
     private var taskStart: TaskStart {
-        if overridden != nil { return .preferringExecutor }  // a TestCoordinator's replacement, through its executor
+        // A TestCoordinator's replacement (a `.custom` context) starts the task itself, tracked for its hang reports.
+        if let replacement = overridden, case .custom(let context) = replacement { return .custom(context) }
+        if overridden != nil { return .preferringExecutor }
         switch self {
         case .main, .mainAsync: return .onTheMainActor
         case .mainOrdered: return .onTheMainActorInOrder

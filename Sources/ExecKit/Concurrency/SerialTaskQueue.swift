@@ -287,8 +287,9 @@ public final class SerialTaskQueue: Sendable {
     }
 
     /// An operation's task: waits for its turn, then runs `body` as the queue's running operation until it returns
-    /// or throws. Static, so that an operation keeps the queue's state alive but not the queue.
-    private static func runInTurn<Success>(
+    /// or throws. Static, so that an operation keeps the queue's state alive but not the queue. `nonisolated(nonsending)`:
+    /// it runs where its task does (on the main actor for a main-queue context), and so does `body`.
+    private nonisolated(nonsending) static func runInTurn<Success>(
         _ state: LockedBox<State>,
         number: UInt64,
         _ body: nonisolated(nonsending) () async throws -> Success

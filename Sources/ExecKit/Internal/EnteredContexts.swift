@@ -189,12 +189,6 @@ package enum EnteredContexts {
     /// This thread's record now.
     static var currentRecord: Record { execkit_entered_queue_record_head() }
 
-    /// Runs `body` with the queue whose key is `key` recorded as entered, inside `outer`: this thread's own record,
-    /// or, for a block that another thread waits for (a `sync`), that thread's record, so the block counts as inside
-    /// every queue its waiting caller is inside. Restores this thread's own record afterwards.
-    ///
-    /// The caller must keep the queue alive until this returns (see ``Key``), and the entries of `outer` too (a
-    /// waiting thread's frames do stay).
     /// Calls `body` with `record` extended by `key`, innermost: a record to lend a block (``entering(_:after:_:)``),
     /// not this thread's own, which is unchanged. The entry lives in this frame, so `body` must not let the record
     /// escape.
@@ -206,6 +200,12 @@ package enum EnteredContexts {
         return try withUnsafeMutablePointer(to: &entry) { try body(UnsafeMutableRawPointer($0)) }
     }
 
+    /// Runs `body` with the queue whose key is `key` recorded as entered, inside `outer`: this thread's own record,
+    /// or, for a block that another thread waits for (a `sync`), that thread's record, so the block counts as inside
+    /// every queue its waiting caller is inside. Restores this thread's own record afterwards.
+    ///
+    /// The caller must keep the queue alive until this returns (see ``Key``), and the entries of `outer` too (a
+    /// waiting thread's frames do stay).
     static func entering<Return>(_ key: Key, after outer: Record, _ body: () throws -> Return) rethrows -> Return {
         let own = execkit_entered_queue_record_head()
         var entry = Entry(key: key, outer: outer)
