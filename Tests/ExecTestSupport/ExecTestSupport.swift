@@ -239,7 +239,11 @@ package func builtProduct(named name: String) -> URL? {
 private final class ProductSearchAnchor {}
 
 /// `task`'s value, or `nil` when it has not finished within `seconds`: a test that fails instead of hanging.
-package func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: Double = 30) async -> Value? {
+///
+/// The default is generous: the bound counts from this call, and under the Thread Sanitizer the exploration examples
+/// hold both of the cooperative pool's threads for about a minute, during which no task of another test runs (30 s
+/// failed `CancellableLauncherReleaseTests` that way, with every task finished once the pool was free).
+package func value<Value: Sendable>(of task: Task<Value, Never>, within seconds: Double = 120) async -> Value? {
     await withCheckedContinuation { continuation in
         let pending = LockedBox<CheckedContinuation<Value?, Never>?>(continuation)
         let finish: @Sendable (Value?) -> Void = { value in
