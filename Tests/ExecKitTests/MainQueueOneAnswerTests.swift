@@ -3,6 +3,12 @@
 import ExecKit
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Every `.main` path gives the same answer to "am I inside the main queue?" (issue #40, item 2). Inside
 /// `q.invokeSync { }` called from a main-queue block, the parked main-queue caller lends its exclusion: `isCurrent`
 /// said so, and `invokeSync` ran inline, while `invoke` and `type` asked only which queue was running and queued the
@@ -20,17 +26,23 @@ import Testing
     /// Asks every path, from wherever this is called. (`.mainOrdered` runs inline only with none of its blocks pending,
     /// which other tests running in parallel decide: only its `isCurrent` is asked.)
     static func askEveryMainPath() -> Answers {
-        let ways: [(Exec, @Sendable (Exec, Flag) -> Void)] = [
-            (.main, { context, ran in context.invoke { ran.set() } }),
-            (.main, { context, ran in context.invoke({ (_: Int) in ran.set() }, with: 1) }),
-            (.queue(.main, .conditionallyAsync(true)), { context, ran in context.invoke { ran.set() } }),
-            (.main, { context, ran in context.invokeSync { ran.set() } }),
+        // An `invoke` ran inline when its block ran on this thread before the call returned: a block queued elsewhere
+        // can also have run by the time the flag is read (the caller descheduled meanwhile), but on another thread.
+        let ways: [(Exec, @Sendable (Exec, InlineProbe) -> Void)] = [
+            (.main, { context, probe in context.invoke { probe.ran() } }),
+            (.main, { context, probe in context.invoke({ (_: Int) in probe.ran() }, with: 1) }),
+            (.queue(.main, .conditionallyAsync(true)), { context, probe in context.invoke { probe.ran() } }),
         ]
-        let ranInline = ways.map { context, invoke in
-            let ran = Flag()
-            invoke(context, ran)
-            return ran.isSet
+        var ranInline = ways.map { context, invoke in
+            let probe = InlineProbe()
+            invoke(context, probe)
+            return probe.ranInline
         }
+        // `invokeSync` has run its block when it returns, inline or not (libdispatch may run a `sync` block on the
+        // caller's thread either way): what is asked is that it returns at all.
+        let waited = LockedBox(false)
+        Exec.main.invokeSync { waited.withLock { $0 = true } }
+        ranInline.append(waited.withLock { $0 })
         return Answers(
             isCurrent: [Exec.main, .mainAsync, .mainOrdered].map(\.isCurrent),
             types: [Exec.main.type],
@@ -89,4 +101,17 @@ import Testing
         #expect(answers.types == [.conditionallyAsync(true)])
         #expect(answers.ranInline == [false, false, false, true])
     }
+}
+
+/// Whether a block ran on the thread that made the probe, before the probe was read.
+final class InlineProbe: @unchecked Sendable {
+    // Unchecked: `caller` is immutable; `ranHere` is locked.
+    private let caller = pthread_self()
+    private let ranHere = LockedBox(false)
+
+    func ran() {
+        if pthread_equal(pthread_self(), caller) != 0 { ranHere.withLock { $0 = true } }
+    }
+
+    var ranInline: Bool { ranHere.withLock { $0 } }
 }
