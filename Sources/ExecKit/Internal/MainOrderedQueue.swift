@@ -22,22 +22,23 @@ enum MainOrderedQueue {
         }
     }
 
-    /// Counts a task started on ``Exec/mainOrdered`` as pending until its first job calls ``turnTaken()``: that job is
-    /// queued on the main queue (by the runtime's main executor), and no block invoked meanwhile may overtake it.
+    /// Counts work queued on the main queue for ``Exec/mainOrdered`` as pending until it starts and calls
+    /// ``turnTaken()``: its own blocks (``enqueue(_:)``), and the first job of a task started there, which the runtime's
+    /// main executor queues. No block invoked meanwhile may overtake it.
     static func holdTurn() {
         pending.wrappingAdd(1, ordering: .releasing)
     }
 
-    /// The first job of a task that ``holdTurn()`` counted has started.
+    /// Work that ``holdTurn()`` counted has started.
     static func turnTaken() {
         pending.wrappingSubtract(1, ordering: .releasing)
     }
 
     static func enqueue(_ execute: @escaping @Sendable () -> Void) {
-        pending.wrappingAdd(1, ordering: .releasing)
+        holdTurn()
         SerialQueueEntry.main.async {
-            // Decrement first, so a block this one invokes runs inline when nothing else is waiting.
-            pending.wrappingSubtract(1, ordering: .releasing)
+            // First, so a block this one invokes runs inline when nothing else is waiting.
+            turnTaken()
             execute()
         }
     }
