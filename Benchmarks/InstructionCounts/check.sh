@@ -70,9 +70,10 @@ rows=(
     "invoke(after:) an hour ahead on .utility (asyncAfter), against a self-keeping timer|invokeAfter utility|invokeAfter forwardedUtility|2.0|caller"
     "TestCoordinator block with its call site, along a path seen before, against call sites off|callSitesOnePath direct 1000|callSitesOff direct 1000|1.6"
     "TestCoordinator block with its call site, along a new path each time, against call sites off|callSitesNewPaths direct 1000|callSitesOff direct 1000|2.9"
-    "TestCoordinator.explore(.random), a run of 10 blocks on two queues, against the fixed order|explore direct 200 10|explorePlain direct 200 10|1.75"
-    "TestCoordinator.explore(.pct), a run of 10 blocks on two queues, against the fixed order|explorePCT direct 200 10|explorePlain direct 200 10|1.85"
+    "TestCoordinator.explore(.random), a run of 10 blocks on two queues, against the fixed order|explore direct 200 10|explorePlain direct 200 10|1.5"
+    "TestCoordinator.explore(.pct), a run of 10 blocks on two queues, against the fixed order|explorePCT direct 200 10|explorePlain direct 200 10|1.5"
     "TestCoordinator.explore(.random), a run of 1,000 blocks on two queues, against the fixed order|explore direct 20 1000|explorePlain direct 20 1000|2.0"
+    "TestCoordinator.explore(.pct), a run of 1,000 blocks on two queues, against the fixed order|explorePCT direct 20 1000|explorePlain direct 20 1000|2.0"
     "Exec.main.task started and awaited, against Task { @MainActor in } (issue #40: 1.56x before)|launcherTaskStart mainDispatched|mainActorTaskStart mainDispatched|1.15"
     "a default actor called from an Exec.main task, against from Task { @MainActor in } (issue #40: 1.56x before)|launcherDefaultActorCall mainDispatched|mainActorDefaultActorCall mainDispatched|1.1"
 )

@@ -16,7 +16,9 @@ struct ExplorationDriver {
         var asleep: [[Int]] = []
         /// The choices whose chosen work scheduled and cancelled nothing before the next choice.
         var quiet: Set<Int> = []
-        let deviations: [WorkChooser.Deviation]
+        /// The departures from the fixed order, described; `nil` for a run that did not describe them (see
+        /// ``WorkOrdering/describesDepartures``).
+        let deviations: [WorkChooser.Deviation]?
         /// Whether work that started at an instant tried in a window scheduled something to start later
         /// (``ExploringSteps/timedFromAWindow``): then orderings at other instants of the window may be missed.
         var timedFromAWindow = false
@@ -26,6 +28,8 @@ struct ExplorationDriver {
         case exploring
         /// Trying to undo the departure at `position` of the failing schedule (`0` there instead).
         case shrinking(position: Int)
+        /// Replaying the shrunk failing schedule, to describe its departures (the run that found it did not).
+        case describing
         case done
     }
 
@@ -54,6 +58,8 @@ struct ExplorationDriver {
     /// How many failing runs end the exploration, and those found so far, shrunk.
     private let failureLimit: Int
     private var found: [ExplorationFailure] = []
+    /// How many choices the last run made: the next run's ``WorkOrdering/expectedChoices``.
+    private var lastChoiceCount = 0
 
     init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int, stepLimit: Int, failureLimit: Int = 1) {
         precondition(iterations >= 1, "ExecTesting: explore needs at least 1 iteration, got \(iterations).")
@@ -67,17 +73,29 @@ struct ExplorationDriver {
 
     /// The ordering of the next run, or `nil` when the exploration is over.
     mutating func nextOrdering() -> WorkOrdering? {
+        guard var ordering = plannedOrdering() else { return nil }
+        ordering.expectedChoices = lastChoiceCount
+        // The runs that only look for a failure skip describing departures (a tenth of a short run's cost); a replay
+        // describes them, for a failure's report.
+        if case .exploring = phase { ordering.describesDepartures = strategy.mode.isReplay }
+        return ordering
+    }
+
+    /// ``nextOrdering()`` before its hint.
+    private mutating func plannedOrdering() -> WorkOrdering? {
         switch phase {
         case .done:
             return nil
         case .shrinking(let position):
             guard let failing, shrinkingLeft > 0 else {
                 finishFailure()
-                return nextOrdering()
+                return plannedOrdering()
             }
             var trial = failing.choices
             trial[position] = 0
             return WorkOrdering(mode: .replay(Self.trimmed(trial)))
+        case .describing:
+            return WorkOrdering(mode: .replay(failing?.choices ?? []))
         case .exploring:
             guard runs < iterations else { return finish() }
             let runSeed = seed &+ UInt64(runs)
@@ -92,6 +110,7 @@ struct ExplorationDriver {
 
     /// Takes the outcome of the run made with the last ``nextOrdering()``.
     mutating func record(_ outcome: Outcome) {
+        lastChoiceCount = outcome.choices.count
         switch phase {
         case .done:
             preconditionFailure("ExecTesting: an exploration recorded a run after it was over")
@@ -121,6 +140,18 @@ struct ExplorationDriver {
                     candidateCounts: outcome.candidateCounts, deviations: outcome.deviations)
             }
             moveShrinking(below: min(position, failing?.choices.count ?? 0))
+        case .describing:
+            // The same schedule fails the same way in a deterministic body; a body that does not is told so.
+            let described =
+                outcome.failureKind == failing?.failureKind
+                ? outcome.deviations
+                : [WorkChooser.Deviation(notDescribedBecause: outcome.failureKind)]
+            failing = failing.map {
+                Outcome(
+                    error: $0.error, failureKind: $0.failureKind, choices: $0.choices,
+                    candidateCounts: $0.candidateCounts, deviations: described ?? [])
+            }
+            finishFailure()
         }
     }
 
@@ -155,12 +186,21 @@ struct ExplorationDriver {
     /// Ends the shrinking of the failure in hand: records it, then goes on exploring if the test asked for more
     /// failures and runs and orderings remain.
     private mutating func finishFailure() {
+        if let unshrunk = failing, unshrunk.deviations == nil {
+            guard Self.departures(in: unshrunk.choices) == 0 else {
+                phase = .describing
+                return
+            }
+            failing = Outcome(
+                error: unshrunk.error, failureKind: unshrunk.failureKind, choices: unshrunk.choices,
+                candidateCounts: unshrunk.candidateCounts, deviations: [])
+        }
         if let failing {
             found.append(
                 ExplorationFailure(
                     strategy: strategy.description, seed: seed, run: failedRun,
                     schedule: WorkOrdering.spell(failing.choices), error: failing.error ?? "",
-                    departures: failing.deviations.map(\.description)))
+                    departures: (failing.deviations ?? []).map(\.description)))
         }
         failing = nil
         shrinkingLeft = Self.shrinkingBudget

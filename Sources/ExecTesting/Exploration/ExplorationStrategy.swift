@@ -8,6 +8,12 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
         case pct(depth: Int, expectedSteps: Int)
         case exhaustive
         case replay([Int])
+
+        /// Whether this is ``ExplorationStrategy/replay(_:)``.
+        var isReplay: Bool {
+            if case .replay = self { return true }
+            return false
+        }
     }
 
     let mode: Mode

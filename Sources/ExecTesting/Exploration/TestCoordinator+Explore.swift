@@ -165,7 +165,7 @@ extension TestCoordinator {
         return ExplorationDriver.Outcome(
             error: found?.message, failureKind: found?.kind, choices: made?.choices ?? [],
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
-            deviations: made?.deviations ?? [], timedFromAWindow: storage.timedFromAWindow)
+            deviations: made.map { $0.deviations } ?? [], timedFromAWindow: storage.timedFromAWindow)
     }
 
     /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is
@@ -174,6 +174,7 @@ extension TestCoordinator {
     /// time to do so before they count as hung. A run with no hung task pays nothing for it.
     private func hungTasks() -> [RecordedCallSite?] {
         var hung = storage.isIdle ? launchedTasks.unfinished : []
+        guard !hung.isEmpty else { return [] }
         let pause = DispatchSemaphore(value: 0)  // never signalled: each wait is a 1 ms pause
         var waited = 0
         while !hung.isEmpty && waited < 200 {

@@ -47,8 +47,9 @@ struct ExploringSteps: Sendable {
     /// Notes that the work of `key` is handed out to run: whether it started at an instant tried in a window (see
     /// ``shifted``). `nested` for a block run inside another's inline `invokeSync`, whose caller goes on after it.
     mutating func handingOut(_ key: WorkHeap.Key, in timeline: WorkTimeline, nested: Bool) {
-        let slot = timeline.slots[key.slot]
-        let isShifted = slot.latest > slot.earliest || (!shifted.isEmpty && shifted.contains(slot.id))
+        // Field by field: copying the slot would retain its work's closures.
+        let (earliest, latest) = (timeline.slots[key.slot].earliest, timeline.slots[key.slot].latest)
+        let isShifted = latest > earliest || (!shifted.isEmpty && shifted.contains(timeline.slots[key.slot].id))
         runningShifted = isShifted || (nested && runningShifted)
     }
 
@@ -65,8 +66,9 @@ struct ExploringSteps: Sendable {
 
     /// Fires the timer of `key` into its queue, noting whether it had a window to fire in (see ``shifted``).
     private mutating func fire(_ key: WorkHeap.Key, in timeline: inout WorkTimeline, now: UInt64) {
-        let slot = timeline.slots[key.slot]
-        if slot.latest > slot.earliest { shifted.insert(slot.id) }
+        if timeline.slots[key.slot].latest > timeline.slots[key.slot].earliest {
+            shifted.insert(timeline.slots[key.slot].id)
+        }
         timeline.fire(key, now: now)
     }
 

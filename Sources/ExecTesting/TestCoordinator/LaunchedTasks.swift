@@ -24,6 +24,8 @@ final class LaunchedTasks: Sendable {
 
     /// Where each unfinished task was started, in start order; `nil` entries for tasks whose start was not recorded.
     var unfinished: [RecordedCallSite?] {
-        table.withLock { table in table.unfinished.sorted { $0.key < $1.key }.map(\.value) }
+        table.withLock { table in
+            table.unfinished.isEmpty ? [] : table.unfinished.sorted { $0.key < $1.key }.map(\.value)
+        }
     }
 }

@@ -35,6 +35,7 @@ struct RunWatch: Sendable {
 
     init(stepLimit: Int?) {
         stepsLeft = stepLimit
+        if stepLimit != nil { recentWork.reserveCapacity(Self.recentCapacity) }  // one allocation, not four
     }
 
     /// Whether there is a step limit (an exploration's run): only then is work counted as it is handed out.

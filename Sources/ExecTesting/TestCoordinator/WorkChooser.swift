@@ -19,11 +19,23 @@ struct WorkChooser: Sendable {
         enum Kind: Sendable {
             /// `chosen` came before `insteadOf`, which the fixed order would have taken.
             case order(chosen: Step, insteadOf: Step)
+            /// A replay meant to describe the departures ended otherwise (`failure`: how, `nil` if it passed).
+            case notReplayed(failure: String?)
         }
 
         /// The index of the choice in ``WorkChooser/choices``.
         let choice: Int
         let kind: Kind
+
+        init(choice: Int, kind: Kind) {
+            (self.choice, self.kind) = (choice, kind)
+        }
+
+        /// Stands for the departures of a failing run whose replay did not fail the same way (`failure`: how it
+        /// ended instead, `nil` if it passed), so they cannot be described.
+        init(notDescribedBecause failure: String?) {
+            self.init(choice: -1, kind: .notReplayed(failure: failure))
+        }
 
         /// The departure in words, naming where each piece of work was scheduled when that is known.
         var description: String {
@@ -44,6 +56,10 @@ struct WorkChooser: Sendable {
                 return "\(block) was queued before \(timer) fired"
             case .order(let chosen, let insteadOf):
                 return "\(chosen) before \(insteadOf)"
+            case .notReplayed(let failure):
+                return "not known: replaying the schedule to describe them "
+                    + (failure.map { "failed as \($0) instead" } ?? "passed")
+                    + ", so the body depends on more than the coordinator's order (real time, randomness, shared state)"
             }
         }
 
@@ -59,7 +75,7 @@ struct WorkChooser: Sendable {
     private(set) var choices: [Int] = []
     /// How many candidates each of ``choices`` had.
     private(set) var candidateCounts: [Int] = []
-    /// For each of ``choices``, the candidates that were asleep there (an exhaustive run's sleep set; empty
+    /// For each of ``choices``, the candidates that were asleep there (an exhaustive run's sleep set; no entries
     /// otherwise): orderings that start with one of them were covered by an earlier run.
     private(set) var asleep: [[Int]] = []
 
@@ -86,8 +102,9 @@ struct WorkChooser: Sendable {
     /// others, and the last, count as loud): what the driver tells later runs so that a sibling that cancels or
     /// schedules never goes to sleep.
     private(set) var quietChoices: Set<Int> = []
-    /// The choices that took another candidate than the fixed order's first.
-    private(set) var deviations: [Deviation] = []
+    /// The choices that took another candidate than the fixed order's first, described; `nil` when the ordering
+    /// asked for none (``WorkOrdering/describesDepartures``).
+    private(set) var deviations: [Deviation]?
 
     /// What PCT gives priorities to: a serial queue, whose work runs in FIFO order anyway, or a piece of work that
     /// runs independently (on the global queue, or in no queue), named by its token's id.
@@ -103,13 +120,19 @@ struct WorkChooser: Sendable {
     // choice k_i, the chain that runs takes priority i (1 <= i < depth), below every initial priority.
     private var queuePriorities: [Int?] = []
     private var priorities: [Chain: Int] = [:]
-    private var changePoints: [Int: Int] = [:]
+    /// The change points, `(k_i, i)`, at most `depth - 1` of them: a list, searched in a few instructions where a
+    /// dictionary would hash at every choice.
+    private var changePoints: [(point: Int, priority: Int)] = []
     /// How many ordering choices (not leeway or hop ones) have been made: PCT's steps, which change points count.
     private var orderingChoices = 0
     private let depth: Int
 
     init(_ ordering: WorkOrdering) {
         mode = ordering.mode
+        if ordering.describesDepartures { deviations = [] }
+        // Records sized once from the hint: growing them step by step cost a run of ten blocks a tenth of its time.
+        choices.reserveCapacity(ordering.expectedChoices)
+        candidateCounts.reserveCapacity(ordering.expectedChoices)
         switch ordering.mode {
         case .fixed, .replay, .exhaustive:
             random = SplitMix(seed: 0)
@@ -122,9 +145,14 @@ struct WorkChooser: Sendable {
             self.depth = depth
             // k_1 ... k_(d-1): distinct points among the first `expectedSteps` choices (fewer if there are not that
             // many), each drawn uniformly; the i-th drawn gives priority i.
-            while changePoints.count < min(depth - 1, expectedSteps) {
+            queuePriorities.reserveCapacity(8)  // most programs have a few queues: no growing, step by step
+            let wanted = min(depth - 1, expectedSteps)
+            changePoints.reserveCapacity(wanted)
+            while changePoints.count < wanted {
                 let point = Int(random.next() % UInt64(expectedSteps))
-                if changePoints[point] == nil { changePoints[point] = changePoints.count + 1 }
+                if !changePoints.contains(where: { $0.point == point }) {
+                    changePoints.append((point, changePoints.count + 1))
+                }
             }
         }
     }
@@ -176,13 +204,18 @@ struct WorkChooser: Sendable {
             for index in 0..<count {
                 let chain = chain(index)
                 // Initial priorities sit above every priority a change point gives (1 ..< depth).
-                let priority = priority(of: chain) ?? depth + Int(random.next() % UInt64(Int32.max))
-                setPriority(priority, of: chain)
+                let priority: Int
+                if let known = self.priority(of: chain) {
+                    priority = known
+                } else {
+                    priority = depth + Int(random.next() % UInt64(Int32.max))
+                    setPriority(priority, of: chain)
+                }
                 if priority > bestPriority { (best, bestPriority) = (index, priority) }
             }
             chosen = best
-            if let lowered = changePoints[orderingChoices] {
-                setPriority(lowered, of: chain(chosen))
+            if let lowered = changePoints.first(where: { $0.point == orderingChoices }) {
+                setPriority(lowered.priority, of: chain(chosen))
             }
         }
         record(chosen, of: count) { .order(chosen: describe(chosen), insteadOf: describe(0)) }
@@ -203,10 +236,9 @@ struct WorkChooser: Sendable {
     /// Records choice `chosen` among `count` candidates, and the departure `departure` describes if it is not the
     /// first.
     private mutating func record(_ chosen: Int, of count: Int, departure: () -> Deviation.Kind) {
-        if chosen != 0 { deviations.append(Deviation(choice: choices.count, kind: departure())) }
+        if chosen != 0, deviations != nil { deviations!.append(Deviation(choice: choices.count, kind: departure())) }
         choices.append(chosen)
         candidateCounts.append(count)
-        if asleep.count < choices.count { asleep.append([]) }
     }
 }
 

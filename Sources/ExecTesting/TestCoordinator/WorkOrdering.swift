@@ -36,6 +36,12 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
     }
 
     let mode: Mode
+    /// How many choices a run with this ordering is likely to make (an exploration passes the last run's count), so
+    /// that the chooser's records are allocated once: a hint, never a limit.
+    var expectedChoices = 0
+    /// Whether the chooser describes each departure from the fixed order as it makes it (``WorkChooser/deviations``).
+    /// An exploration turns it off for the runs it only checks, and replays a failing run to describe it.
+    var describesDepartures = true
 
     /// Deadline, then scheduling order: the same run every time. The default.
     public static let fixed = WorkOrdering(mode: .fixed)
