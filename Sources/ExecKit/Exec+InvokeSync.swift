@@ -21,7 +21,9 @@ extension Exec {
     /// - Cost: on a private queue, a `dispatch_sync_f` plus the re-entrancy check (a thread-local read and two
     ///   queue-specific look-ups) and the entry record (two thread-local writes); one allocation, the context that
     ///   `withoutActuallyEscaping` builds to check that the block handed to libdispatch did not escape. From the main
-    ///   queue, the main queue is lent to the block as well (about 65 instructions). <!-- G-invokesync-queue-cost -->
+    ///   queue, the main queue is lent to the block as well (about 65 instructions), and the wait is watched (about 17
+    ///   more: a wait that lasts 10 s gets a line on standard error, see <doc:ChoosingAContext>).
+    ///   <!-- G-invokesync-queue-cost -->
     @inlinable
     public func invokeSync<Return>(_ execute: () throws -> Return) rethrows -> Return {
         switch self {

@@ -5,7 +5,9 @@
 // with `MainActor`. With the argument `runloop` it runs the main queue from Foundation's `RunLoop` on the initial
 // thread instead, as a Linux program with a run loop does. With `noreader` it behaves as if libdispatch lacked
 // `dispatch_get_current_queue` (Apple may remove it): the fast check stays off and every answer must still be right.
-// Exits 0 when every check passes, 1 on the first failure, 2 if it hangs.
+// Exits 0 when every check passes, 1 on the first failure, 2 if it hangs. With `deadlock` (and `runloop`) it makes the
+// deadlock of issue #40, item 3 on purpose and stays in it: a block of a queue waits in a raw `DispatchQueue.main.sync`
+// whose block waits in `invokeSync` for that queue; the test that runs it reads the report on standard error.
 
 import CExecDispatchShims
 import ExecDispatch
@@ -26,6 +28,7 @@ func check(_ condition: Bool, _ what: String) {
 let initialThread = pthread_self()
 let drivenByRunLoop = CommandLine.arguments.dropFirst().contains("runloop")
 let withoutReader = CommandLine.arguments.dropFirst().contains("noreader")
+let deadlock = CommandLine.arguments.dropFirst().contains("deadlock")
 if withoutReader { execkit_disable_current_queue_reader() }  // before anything asks about the main queue
 
 nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds(20), queue: .global()) {
@@ -33,7 +36,21 @@ nonisolated(unsafe) let watchdog = DispatchSource.singleTimer(interval: .seconds
     exit(2)
 }
 
+if deadlock {
+    DispatchQueue.global().async {
+        let queue = Exec.asyncQueue()
+        queue.invokeSync {
+            DispatchQueue.main.sync {
+                print("ok   the main queue waits for the queue whose block waits for it")
+                fflush(nil)  // the test stops this process: what it printed must be out
+                queue.invokeSync { check(false, "the deadlock ended") }
+            }
+        }
+    }
+}
+
 DispatchQueue.main.async {
+    if deadlock { return }
     if drivenByRunLoop {
         check(pthread_equal(pthread_self(), initialThread) != 0, "RunLoop runs the main queue on the initial thread")
     } else {

@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecMutex
 import ExecTestSupport
 import Foundation
 import Testing
@@ -36,6 +37,31 @@ import Testing
         #expect(printed.contains(rawSync), "probe output:\n\(printed)")
     }
 
+    /// Issue #40, item 3: a block of a queue waits in a raw `DispatchQueue.main.sync` under a run loop, and the main
+    /// queue's block waits in `invokeSync` for that queue. ExecKit cannot see the raw wait, so it cannot stop the
+    /// deadlock, but it must not stay silent: past a threshold (here 1 s) one line on standard error names the shape
+    /// and the way out. With the threshold at 0 nothing is written; a normal run writes nothing either (above).
+    // Guarantees: G-misuse-stops-with-message, G-main-wait-report
+    @Test func aMainQueueWaitThatLastsIsReportedOnStandardError() throws {
+        let report = "ExecKit: the main queue has waited 1 s in an invokeSync onto another queue, and still waits."
+        let (printed, errors) = try Self.runUntil(
+            "ExecKitMainQueueProbe", arguments: ["runloop", "deadlock"],
+            environment: ["EXECKIT_MAIN_WAIT_REPORT_SECONDS": "1"], seconds: 30
+        ) { _, errors in errors.contains(report) }
+        #expect(printed.contains("ok   the main queue waits for the queue whose block waits for it"), "\(printed)")
+        #expect(errors.contains(report), "standard error:\n\(errors)")
+        #expect(errors.contains("a raw DispatchQueue.main.sync"), "standard error:\n\(errors)")
+        #expect(errors.contains("Exec.main.invokeSync"), "standard error:\n\(errors)")
+        #expect(errors.components(separatedBy: "ExecKit: the main queue").count == 2, "one line per wait:\n\(errors)")
+
+        let (quietPrinted, quietErrors) = try Self.runUntil(
+            "ExecKitMainQueueProbe", arguments: ["runloop", "deadlock"],
+            environment: ["EXECKIT_MAIN_WAIT_REPORT_SECONDS": "0"], seconds: 3
+        ) { _, _ in false }
+        #expect(quietPrinted.contains("ok   the main queue waits"), "\(quietPrinted)")
+        #expect(!quietErrors.contains("ExecKit: the main queue"), "turned off:\n\(quietErrors)")
+    }
+
     /// An async `@main` program: after its first suspension the runtime runs the main actor on the main queue, from a
     /// worker thread on Linux; `.main` agrees with `MainActor` there (issue #32: this driver was untested).
     // Guarantees: G-main-actor-agrees, G-main-inline-on-main-queue
@@ -63,10 +89,55 @@ import Testing
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        #expect(!errorText.contains("ExecKit: the main queue"), "no wait lasted: \(errorText)")
         return (process.terminationStatus, printed)
+    }
+
+    /// Runs the probe `product` with `arguments` and `environment` added to this process's, until `done` says so of
+    /// what it printed on standard output and standard error, or `seconds` have passed; then stops it. Both outputs.
+    private static func runUntil(
+        _ product: String, arguments: [String], environment: [String: String], seconds: Double,
+        done: @escaping @Sendable (String, String) -> Bool
+    ) throws -> (printed: String, errors: String) {
+        let probe = try #require(
+            builtProduct(named: product),
+            "build the \(product) product first (swift build): not found above this test binary")
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        let read = LockedBox((printed: Data(), errors: Data()))
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            read.withLock { $0.printed.append(data) }
+        }
+        errors.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            read.withLock { $0.errors.append(data) }
+        }
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        func texts() -> (String, String) {
+            read.withLock { (String(decoding: $0.printed, as: UTF8.self), String(decoding: $0.errors, as: UTF8.self)) }
+        }
+        while Date() < deadline, process.isRunning, !done(texts().0, texts().1) {
+            Thread.sleep(forTimeInterval: 0.05)  // polling another process's output: there is nothing to wait on
+        }
+        // SIGKILL: Foundation's `terminate()` (SIGTERM) left the probe running here until its own 20 s watchdog.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        errors.fileHandleForReading.readabilityHandler = nil
+        return texts()
     }
 }
 #endif

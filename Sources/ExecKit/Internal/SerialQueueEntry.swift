@@ -102,13 +102,16 @@ package struct SerialQueueEntry: @unchecked Sendable {
         let callerRecord = EnteredContexts.currentRecord
         guard DispatchQueue.isMainQueueCurrent else { return sync(waitingWith: wait, lending: callerRecord, body) }
         let main = EnteredContexts.mainQueueKey
-        guard key != main, !EnteredContexts.contains(main) else {
-            return sync(waitingWith: wait, lending: callerRecord, body)
-        }
-        // A main-queue block that did not come through ExecKit (`DispatchQueue.main.async`, a run loop's source, a
-        // main-actor job): the caller is inside the main queue all the same, and lends it like any queue it entered.
-        EnteredContexts.withRecord(callerRecord, extendedBy: main) { record in
-            sync(waitingWith: wait, lending: record, body)
+        guard key != main else { return sync(waitingWith: wait, lending: callerRecord, body) }
+        // The main queue waits for another: a wait that lasts is reported (a deadlock ExecKit cannot see may be why).
+        MainQueueWaitWatch.watching {
+            guard !EnteredContexts.contains(main) else { return sync(waitingWith: wait, lending: callerRecord, body) }
+            // A main-queue block that did not come through ExecKit (`DispatchQueue.main.async`, a run loop's source, a
+            // main-actor job): the caller is inside the main queue all the same, and lends it like any queue it
+            // entered.
+            EnteredContexts.withRecord(callerRecord, extendedBy: main) { record in
+                sync(waitingWith: wait, lending: record, body)
+            }
         }
     }
 
