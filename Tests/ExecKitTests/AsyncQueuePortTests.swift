@@ -315,8 +315,13 @@ private func orderedStart<Success: Sendable>(
     }
 
     /// Something that starts operations and cancels them all.
+    /// An operation runs where its launcher runs it (`nonisolated(nonsending)`): on the main actor for `Exec.main`,
+    /// whose tasks prefer no executor (issue #40), so that one that does not suspend holds the main actor there too.
+    /// A plain `@Sendable` closure would run on the global executor, and the third operation could finish before
+    /// `cancelAll()` (seen once under load).
     private struct Starter: Sendable {
-        let start: @Sendable (_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never>
+        let start:
+            @Sendable (_ operation: nonisolated(nonsending) @escaping @Sendable () async -> Void) -> Task<Void, Never>
         let cancelAll: @Sendable () -> Void
     }
 
@@ -380,6 +385,7 @@ private func orderedStart<Success: Sendable>(
         }
         await started.wait()
         let second = starter.start {
+            if target == .orderedStartsOnTheMainActor { #expect(Exec.main.isCurrent, "it holds the main actor") }
             while !Task.isCancelled {}  // no suspension: nothing else runs in the context meanwhile
         }
         let third = starter.start {}
