@@ -29,4 +29,8 @@ void *execkit_every_shim_function[] = {
     (void *)execkit_set_running_job,
     (void *)execkit_submitting_block,
     (void *)execkit_set_submitting_block,
+    (void *)execkit_current_job_capture_target,
+    (void *)execkit_exchange_job_capture_target,
+    (void *)execkit_load_hook,
+    (void *)execkit_replace_hook,
 };

@@ -33,6 +33,7 @@ _Thread_local void *execkit_entered_queue_record = 0;
 _Thread_local void *execkit_timer_engine_cache_entry = 0;
 _Thread_local void *execkit_running_job_record = 0;
 _Thread_local void *execkit_submitting_block_record = 0;
+_Thread_local void *execkit_job_capture_target = 0;
 
 _Thread_local uintptr_t execkit_stack_low = 0;
 _Thread_local uintptr_t execkit_stack_high = 0;

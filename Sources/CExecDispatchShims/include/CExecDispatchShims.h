@@ -128,5 +128,6 @@ extern void execkit_dispatch_queue_set_specific(const void *queue, const void *k
 #include "TimerEngineCache.h"
 #include "RunningJobRecord.h"
 #include "CallStack.h"
+#include "GlobalJobCapture.h"
 
 #endif

@@ -47,6 +47,39 @@ final class CoordinatorStorage: Sendable {
         return token
     }
 
+    /// While ``TestCoordinator/withTasksCaptured(_:)`` runs: where this coordinator's global jobs go, and how many
+    /// calls are in progress (see ``GlobalJobCapture``). The flag spares a run that captures nothing the lock.
+    private let capture = LockedBox<(target: CaptureTarget?, depth: Int)>((nil, 0))
+    private let capturing = Atomic(false)
+
+    /// Starts capturing the global jobs of this coordinator's work into `target` (nested calls share the first one's).
+    func beginCapturing(_ target: @autoclosure () -> CaptureTarget) {
+        capture.withLock { capture in
+            if capture.depth == 0 {
+                capture.target = target()
+                GlobalJobCapture.retain()
+            }
+            capture.depth += 1
+        }
+        capturing.store(true, ordering: .releasing)
+    }
+
+    /// Ends one ``beginCapturing(_:)``.
+    func endCapturing() {
+        capture.withLock { capture in
+            capture.depth -= 1
+            guard capture.depth == 0 else { return }
+            capture.target = nil
+            capturing.store(false, ordering: .releasing)
+            GlobalJobCapture.release()
+        }
+    }
+
+    /// The capture target of this coordinator's work, or `nil` when it captures nothing.
+    var captureTarget: CaptureTarget? {
+        capturing.load(ordering: .acquiring) ? capture.withLock { $0.target } : nil
+    }
+
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
     private let stallWatchArmed = Atomic(false)
     /// How many simulated queues of this coordinator have been made.
@@ -205,13 +238,16 @@ final class CoordinatorStorage: Sendable {
         }
         // A limit in the past still runs what is due now; only this thread moves time while it is the runner.
         let limit = max(limit, state.withLock { $0.now })
-        while let work = state.withLock({ $0.nextDue(until: limit) }) {
-            guard let queue = work.queue else {
-                work.body()
-                continue
+        // Capturing, the global jobs this work enqueues are the coordinator's (see ``GlobalJobCapture``).
+        GlobalJobCapture.runningWork(for: captureTarget) {
+            while let work = state.withLock({ $0.nextDue(until: limit) }) {
+                guard let queue = work.queue else {
+                    work.body()
+                    continue
+                }
+                // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
+                withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
             }
-            // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
-            withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
         }
         return state.withLock { state in
             defer { state.finishRun(at: movesToLimit ? limit : state.now) }

@@ -19,13 +19,16 @@ final class SimulatedTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
-        let job = UnownedJob(job)
-        // Dropped (discarded, or refused by a coordinator that is gone), the job goes to a real executor: its task must
-        // still finish.
+        schedule(UnownedJob(job)) { globalConcurrentExecutor.enqueue($0) }
+    }
+
+    /// Schedules `job` to run here; dropped (discarded, or refused by a coordinator that is gone), it goes to
+    /// `whenDropped`, a real executor: its task must still finish.
+    func schedule(_ job: UnownedJob, whenDropped: @escaping @Sendable (UnownedJob) -> Void) {
         let block = DropAwareBlock {
             ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
         } whenDropped: {
-            globalConcurrentExecutor.enqueue(job)
+            whenDropped(job)
         }
         storage.scheduleNow(.job, on: queue) { block.run() }
     }

@@ -1,0 +1,130 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import CExecDispatchShims
+import ExecKit
+import ExecMutex
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Swift's global executor as a coordinator that captures tasks sees it (issue #41): while one such coordinator
+/// exists, the runtime's `swift_task_enqueueGlobal_hook` is ExecTesting's, and each job enqueued on the global executor
+/// goes to the coordinator it belongs to, as work of its ``TestCoordinator/global`` queue; every other job goes on to
+/// the hook installed before, or to the global executor.
+///
+/// A job belongs to a coordinator when it is enqueued:
+/// - on a thread running that coordinator's work (a task started, a continuation resumed or an actor scheduled by
+///   work it runs), which a C thread-local says;
+/// - or by code inside ``TestCoordinator/withTasksCaptured(_:)`` (an exploration's body, when it captures), which a
+///   task-local says, so that a task started there, and the tasks it starts, belong too.
+///
+/// So tests that run in parallel keep their own jobs: one that captures nothing runs its tasks on Swift's executor as
+/// before. A job enqueued by a thread of no coordinator for a captured task (a real `Task.sleep` waking it, a
+/// continuation resumed from a real queue) is not captured: it runs on Swift's executor.
+///
+/// - Thread-safety: the hook is installed by the first capturing coordinator and removed by the last, under one lock,
+///   with atomic writes; a hook another library installed since is left in place.
+enum GlobalJobCapture {
+    typealias Original = @convention(thin) (UnownedJob) -> Void
+    typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    /// The coordinator whose body is running in this task (see ``TestCoordinator/withTasksCaptured(_:)``).
+    @TaskLocal static var bodyTarget: CaptureTarget?
+
+    /// The address of the runtime's hook variable (kept as a number: an address is not `Sendable`), or 0 where the
+    /// runtime does not export it.
+    private static let hookVariable: UInt = UInt(
+        bitPattern: dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook"))
+
+    private static var hookAddress: UnsafeMutablePointer<UnsafeMutableRawPointer?>? {
+        UnsafeMutablePointer(bitPattern: hookVariable)
+    }
+
+    /// How many capturing coordinators exist, and the hook that was installed before ours (its address, 0 for none).
+    private static let installation = LockedBox<(count: Int, previous: UInt)>((0, 0))
+
+    /// Whether capture is possible here: the runtime exports its hook.
+    static var isAvailable: Bool { hookVariable != 0 }
+
+    /// Installs the hook for one more capturing coordinator (the first installs it).
+    static func retain() {
+        guard let hookAddress else { return }
+        installation.withLock { installation in
+            defer { installation.count += 1 }
+            guard installation.count == 0 else { return }
+            let ours = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+            while true {
+                let current = execkit_load_hook(hookAddress)
+                if execkit_replace_hook(hookAddress, current, ours) != 0 {
+                    installation.previous = UInt(bitPattern: current)
+                    previousHook.store(UInt(bitPattern: current), ordering: .releasing)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Removes the hook for one capturing coordinator fewer (the last puts back the previous hook, unless another
+    /// hook was installed over ours since: that one stays).
+    static func release() {
+        guard let hookAddress else { return }
+        installation.withLock { installation in
+            installation.count -= 1
+            guard installation.count == 0 else { return }
+            let ours = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+            _ = execkit_replace_hook(hookAddress, ours, UnsafeMutableRawPointer(bitPattern: installation.previous))
+        }
+    }
+
+    /// The hook installed before ours (its address; 0 for none), read by ours for every job that is not captured:
+    /// an atomic load, where a lock would put every task of every test in the process behind one.
+    private static let previousHook = Atomic<UInt>(0)
+
+    /// Ours: a job of a capturing coordinator goes to it; any other, to the previous hook or the global executor.
+    private static let hook: Hook = { job, original in
+        if let target = currentTarget() {
+            target.capture(job, original: original)
+        } else if let previous = UnsafeMutableRawPointer(bitPattern: previousHook.load(ordering: .acquiring)) {
+            unsafeBitCast(previous, to: Hook.self)(job, original)
+        } else {
+            original(job)
+        }
+    }
+
+    /// The coordinator the job enqueued now belongs to, if any: the thread's first, then the task's.
+    private static func currentTarget() -> CaptureTarget? {
+        if let raw = execkit_current_job_capture_target() {
+            return Unmanaged<CaptureTarget>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return bodyTarget
+    }
+
+    /// Runs `body` with `target` as this thread's capture target (`nil`: none), restoring the one before.
+    static func runningWork<Return>(for target: CaptureTarget?, _ body: () throws -> Return) rethrows -> Return {
+        guard let target else { return try body() }
+        let previous = execkit_exchange_job_capture_target(Unmanaged.passUnretained(target).toOpaque())
+        defer { _ = execkit_exchange_job_capture_target(previous) }
+        return try withExtendedLifetime(target) { try body() }
+    }
+}
+
+/// Where a capturing coordinator's global jobs go: its ``TestCoordinator/global`` queue, run with its task executor.
+final class CaptureTarget: Sendable {
+    private let executor: SimulatedTaskExecutor
+
+    init(executor: SimulatedTaskExecutor) {
+        self.executor = executor
+    }
+
+    /// Schedules `job` as work of the coordinator; a job the coordinator drops goes to `original`, the global
+    /// executor, so that its task still finishes.
+    func capture(_ job: UnownedJob, original: GlobalJobCapture.Original) {
+        executor.schedule(job) { original($0) }
+    }
+}

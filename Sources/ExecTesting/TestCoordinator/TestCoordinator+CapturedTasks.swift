@@ -1,0 +1,47 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+extension TestCoordinator {
+    /// Runs `body` with plain Swift concurrency under the coordinator: every job enqueued on Swift's global executor
+    /// by `body`, or by work the coordinator runs meanwhile, becomes work of its ``global`` queue, run in its order
+    /// (and explored, under an exploring ordering) like the rest. That is a `Task {}` or a child task with no executor
+    /// preference, a default actor's jobs, and a continuation resumed onto the global executor.
+    /// <!-- G-virtual-captured-tasks -->
+    ///
+    /// ```swift
+    /// TestCoordinator.explore(.exhaustive) { coordinator in
+    ///     coordinator.withTasksCaptured {
+    ///         Task { await cache.store(1) }
+    ///         Task { await cache.store(2) }
+    ///         coordinator.runUntilIdle()
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Ordering: a captured job is due at once, as a job of ``taskExecutor`` is. <!-- G-virtual-captured-tasks -->
+    /// - Thread-safety: tests in parallel keep their own jobs. A job belongs to this coordinator when `body`'s task
+    ///   (or a task it started) enqueues it, or a thread running this coordinator's work does; any other job, from a
+    ///   test that captures nothing included, goes to Swift's executor, or to a hook installed before (Point-Free's
+    ///   `withMainSerialExecutor`, say), which is put back when the last capturing call returns. A hook installed over
+    ///   ExecTesting's meanwhile stays. <!-- G-virtual-captured-tasks-isolated -->
+    /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor. A captured task woken by
+    ///   something outside the coordinator (a real `Task.sleep`, a continuation resumed from a real queue) goes on on
+    ///   Swift's executor: put sleeps on ``clock``. A task that is still waiting when `body` returns is not reported
+    ///   as hung. Where the runtime does not export its hook, nothing is captured (``capturesTasks`` says which).
+    public func withTasksCaptured<Return>(_ body: () throws -> Return) rethrows -> Return {
+        storage.beginCapturing(CaptureTarget(executor: globalExecutor))
+        defer { storage.endCapturing() }
+        return try GlobalJobCapture.$bodyTarget.withValue(storage.captureTarget) { try body() }
+    }
+
+    /// ``withTasksCaptured(_:)`` for a body that awaits, run on the caller's actor (`isolation`).
+    public func withTasksCaptured<Return>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Return
+    ) async rethrows -> Return {
+        storage.beginCapturing(CaptureTarget(executor: globalExecutor))
+        defer { storage.endCapturing() }
+        return try await GlobalJobCapture.$bodyTarget.withValue(storage.captureTarget, operation: body)
+    }
+
+    /// Whether ``withTasksCaptured(_:)`` can capture jobs here: the Swift runtime exports the hook it needs.
+    public static var capturesTasks: Bool { GlobalJobCapture.isAvailable }
+}

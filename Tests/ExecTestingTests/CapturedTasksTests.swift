@@ -1,0 +1,208 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+import Dispatch
+import ExecKit
+import ExecMutex
+import ExecTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Plain Swift concurrency under a coordinator (issue #41, first step): `Task {}` and default actors, with no ExecKit
+/// in them, run in the coordinator's order inside `withTasksCaptured`, and are explored.
+/// Serialized: one test installs a hook of its own, which another capturing test meanwhile would replace.
+@Suite(.serialized, .enabled(if: TestCoordinator.capturesTasks)) struct CapturedTasksTests {
+    /// Two unstructured tasks started in the body: nothing of them runs until the coordinator does, and then in the
+    /// order they were started (the fixed order).
+    // Guarantees: G-virtual-captured-tasks
+    @Test func tasksStartedInTheBodyRunWhenTheCoordinatorRuns() {
+        let coordinator = TestCoordinator()
+        let log = LockedBox<[String]>([])
+        coordinator.withTasksCaptured {
+            Task { log.withLock { $0.append("a") } }
+            Task { log.withLock { $0.append("b") } }
+            // Swift's executor would have run them by now, or soon: give it the chance.
+            usleep(50_000)
+            #expect(log.withLock { $0 }.isEmpty, "nothing runs before the coordinator does")
+            coordinator.runUntilIdle()
+        }
+        #expect(log.withLock { $0 } == ["a", "b"])
+    }
+
+    /// A default actor's jobs are captured too: tasks that call it run their calls in the coordinator's order, and
+    /// exhaustive exploration runs both orders of two tasks, and only those.
+    // Guarantees: G-virtual-captured-tasks
+    @Test func exhaustiveExplorationRunsBothOrdersOfTwoTasksThatCallAnActor() {
+        actor Store {
+            var values: [Int] = []
+            func append(_ value: Int) { values.append(value) }
+        }
+        let seen = LockedBox<Set<[Int]>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+            let store = Store()
+            let values = LockedBox<[Int]>([])
+            coordinator.withTasksCaptured {
+                Task { await store.append(1) }
+                Task { await store.append(2) }
+                coordinator.runUntilIdle()
+                Task {
+                    let stored = await store.values
+                    values.withLock { $0 = stored }
+                }
+                coordinator.runUntilIdle()
+            }
+            _ = seen.withLock { $0.insert(values.withLock { $0 }) }
+        }
+        #expect(report.failure == nil)
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.withLock { $0 } == [[1, 2], [2, 1]])
+    }
+
+    /// The reentrancy bug of a default actor, with no ExecKit in it: two withdrawals each check the balance, await
+    /// an audit (another actor), then pay. Exploration finds the overdraft, and the fix (pay before awaiting) passes
+    /// every ordering.
+    // Guarantees: G-virtual-captured-tasks
+    @Test func explorationFindsADefaultActorsReentrancyBug() throws {
+        actor Audit {
+            var entries = 0
+            func record() { entries += 1 }
+        }
+        actor Account {
+            var balance = 100
+            let fixed: Bool
+            let audit = Audit()
+            init(fixed: Bool) { self.fixed = fixed }
+            func withdraw(_ amount: Int) async {
+                guard balance >= amount else { return }
+                if fixed { balance -= amount }
+                await audit.record()  // an audit log, a database write: any suspension
+                if !fixed { balance -= amount }
+            }
+        }
+        struct Overdrawn: Error { let balance: Int }
+        func body(fixed: Bool) -> (TestCoordinator) throws -> Void {
+            { coordinator in
+                let account = Account(fixed: fixed)
+                let balance = LockedBox(0)
+                coordinator.withTasksCaptured {
+                    Task { await account.withdraw(80) }
+                    Task { await account.withdraw(80) }
+                    coordinator.runUntilIdle()
+                    Task {
+                        let final = await account.balance
+                        balance.withLock { $0 = final }
+                    }
+                    coordinator.runUntilIdle()
+                }
+                if balance.withLock({ $0 }) < 0 { throw Overdrawn(balance: balance.withLock { $0 }) }
+            }
+        }
+        let buggy = TestCoordinator.explore(.random, iterations: 200, body(fixed: false)) { _ in }
+        let failure = try #require(buggy.failure)
+        #expect(failure.error.contains("-60"), "\(failure.error)")
+        #expect(failure.departures.allSatisfy { $0.contains("task job on \"global\"") }, "\(failure.departures)")
+        // The schedule replays the failure: the tasks ran in the coordinator's order, not on real threads.
+        for _ in 0..<20 {
+            let replayed = TestCoordinator.explore(.replay(failure.schedule), body(fixed: false)) { _ in }
+            #expect(replayed.failure?.error == failure.error)
+        }
+        let fixed = TestCoordinator.explore(.exhaustive, iterations: 1_000, body(fixed: true)) { _ in }
+        #expect(fixed.failure == nil)
+        #expect(fixed.coveredEveryOrdering)
+        #expect(fixed.runs > 2, "the tasks' orders were explored")
+    }
+
+    /// The same seed gives the same trace, run after run, for captured tasks too.
+    // Guarantees: G-virtual-captured-tasks
+    @Test func theSameSeedGivesTheSameTraces() {
+        actor Gate {
+            func pass() {}
+        }
+        func traces() -> [[Int]] {
+            let all = LockedBox<[[Int]]>([])
+            TestCoordinator.explore(.random, iterations: 30, seed: 7) { coordinator in
+                let log = LockedBox<[Int]>([])
+                let gate = Gate()
+                coordinator.withTasksCaptured {
+                    for index in 0..<4 {
+                        Task {
+                            log.withLock { $0.append(index) }
+                            await gate.pass()
+                            log.withLock { $0.append(10 + index) }
+                        }
+                    }
+                    coordinator.runUntilIdle()
+                }
+                all.withLock { $0.append(log.withLock { $0 }) }
+            }
+            return all.withLock { $0 }
+        }
+        let first = traces()
+        #expect(first.allSatisfy { $0.count == 8 }, "every task finished inside the coordinator's run: \(first)")
+        #expect(Set(first).count > 1, "the runs differ from each other")
+        #expect(traces() == first)
+    }
+
+    /// While a test captures, a task another test starts (here, from a Dispatch thread) still runs on Swift's
+    /// executor, with no coordinator running: jobs are attributed, not all taken.
+    // Guarantees: G-virtual-captured-tasks-isolated
+    @Test func aTaskOfCodeThatCapturesNothingRunsNormallyMeanwhile() {
+        let coordinator = TestCoordinator()
+        coordinator.withTasksCaptured {
+            let finished = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                Task {
+                    await Task.yield()
+                    finished.signal()
+                }
+            }
+            #expect(finished.wait(timeout: .now() + 30) == .success, "the other task finished without the coordinator")
+        }
+    }
+
+    /// A hook installed before capture (as Point-Free's `withMainSerialExecutor` installs one) sees the jobs that
+    /// are not captured while capture is on, and is put back after.
+    // Guarantees: G-virtual-captured-tasks-isolated
+    @Test func aHookInstalledBeforeIsCalledThroughAndPutBack() throws {
+        let variable = try #require(HookVariable.address)
+        let before = variable.pointee
+        variable.pointee = unsafeBitCast(HookVariable.countingHook, to: UnsafeMutableRawPointer.self)
+        defer { variable.pointee = before }
+        let coordinator = TestCoordinator()
+        let forwardedBefore = HookVariable.forwarded.withLock { $0 }
+        coordinator.withTasksCaptured {
+            let finished = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async { Task { finished.signal() } }
+            #expect(finished.wait(timeout: .now() + 30) == .success)
+            #expect(
+                variable.pointee != unsafeBitCast(HookVariable.countingHook, to: UnsafeMutableRawPointer.self),
+                "capture installs its own hook")
+        }
+        #expect(HookVariable.forwarded.withLock { $0 } > forwardedBefore, "the job not captured went through it")
+        #expect(
+            variable.pointee == unsafeBitCast(HookVariable.countingHook, to: UnsafeMutableRawPointer.self),
+            "put back")
+    }
+}
+
+/// The runtime's global-enqueue hook, as a test that installs its own sees it.
+private enum HookVariable {
+    typealias Original = @convention(thin) (UnownedJob) -> Void
+    typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    static var address: UnsafeMutablePointer<UnsafeMutableRawPointer?>? {
+        dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook")?
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    static let forwarded = LockedBox(0)
+
+    static let countingHook: Hook = { job, original in
+        forwarded.withLock { $0 += 1 }
+        original(job)
+    }
+}
