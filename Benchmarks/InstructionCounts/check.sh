@@ -74,6 +74,7 @@ rows=(
     "TestCoordinator.explore(.pct), a run of 10 blocks on two queues, against the fixed order|explorePCT direct 200 10|explorePlain direct 200 10|1.5"
     "TestCoordinator.explore(.random), a run of 1,000 blocks on two queues, against the fixed order|explore direct 20 1000|explorePlain direct 20 1000|2.0"
     "TestCoordinator.explore(.pct), a run of 1,000 blocks on two queues, against the fixed order|explorePCT direct 20 1000|explorePlain direct 20 1000|2.0"
+    "a plain Task {} started and awaited inside withTasksCaptured, against one on the coordinator's task executor (issue #41)|capturedTaskStart direct 2000|coordinatorTaskStart direct 2000|2.0"
     "Exec.main.task started and awaited, against Task { @MainActor in } (issue #40: 1.56x before)|launcherTaskStart mainDispatched|mainActorTaskStart mainDispatched|1.15"
     "a default actor called from an Exec.main task, against from Task { @MainActor in } (issue #40: 1.56x before)|launcherDefaultActorCall mainDispatched|mainActorDefaultActorCall mainDispatched|1.1"
 )

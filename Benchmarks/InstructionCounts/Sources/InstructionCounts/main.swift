@@ -53,7 +53,8 @@
 //              peer, `DispatchQueue.getSpecific(key:)` and the queue's `getSpecific(key:)` (CONTEXT ignored)
 //   coordinatorPending: SIZE timers pending an hour or two away on a TestCoordinator, then N blocks each scheduled
 //              and run by `runUntilIdle` | coordinatorPeriodic: N firings of one 100 ms periodic timer in one
-//              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored)
+//              `advance` | coordinatorTaskStart: taskStart on a TestCoordinator's task executor (CONTEXT ignored) |
+//              capturedTaskStart: the same with plain `Task {}` inside `withTasksCaptured` (CONTEXT ignored)
 //   perform: a task awaits N `context.perform { }` calls, each a closure literal capturing a local
 //   explore: N runs of `TestCoordinator.explore(.random)` of SIZE blocks on two serial queues (CONTEXT ignored) |
 //              explorePCT: the same with `.pct(expectedSteps: SIZE)` | explorePlain: the same program on N plain
@@ -629,7 +630,7 @@ default:
 }
 exit(0)
 
-/// Issue #40's rows, kept out of `run`: adding cases there changed how the optimizer inlined the `invoke` rows' loops
+/// Issue #40's rows (and issue #41's), kept out of `run`: adding cases there changed how the optimizer inlined the `invoke` rows' loops
 /// (`.direct.invoke(_:with:)` read 31 instructions instead of 15). Returns whether `operation` was one of them.
 @Sendable @inline(never) func runTaskStartRows(_ operation: String, _ context: Exec) -> Bool {
     switch operation {
@@ -663,6 +664,17 @@ exit(0)
             }
         }
         finished.wait()
+    case "capturedTaskStart":  // coordinatorTaskStart's program with plain `Task {}`, captured by withTasksCaptured (issue #41)
+        let coordinator = TestCoordinator(recordsCallSites: false)
+        coordinator.withTasksCaptured {
+            Task {
+                var total = 0
+                for _ in 0..<count { total &+= await Task { 1 }.value }
+                counter.value &+= total
+            }
+            coordinator.runUntilIdle()
+        }
+        precondition(counter.value == count, "every task ran")
     default:
         return false
     }
