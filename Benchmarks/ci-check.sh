@@ -22,6 +22,7 @@ fi
 
 # Check only the benchmarks that have thresholds: Thresholds/<Suite>.<benchmark>.p90.json.
 # Guarantees: G-alloc-free-paths (the zero-allocation rows of Thresholds/)
+# Guarantees: G-btq-cost (BoundedTaskQueue.enqueue.twoAtATime: five allocations an operation)
 # Guarantees: G-virtual-call-site-cost (TestCoordinator.scheduleThenRun.10000-pending: recording call sites adds no
 #   allocation per scheduling, only a constant)
 names=()

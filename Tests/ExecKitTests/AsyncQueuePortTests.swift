@@ -53,7 +53,7 @@ private actor OrderedCounter {
 
 /// A one-permit signal: `wait()` returns once `signal()` has been called (before or after), and `isWaiting` tells
 /// whether a caller is waiting now.
-private actor Signal {
+actor Signal {
     private var signalled = false
     private var waiter: CheckedContinuation<Void, Never>?
     var isWaiting: Bool { waiter != nil }

@@ -61,6 +61,54 @@ func registerOrderedWorkBenchmarks() {
         benchmark async in
         await runThroughStreamFIFOQueue(benchmark.scaledIterations)
     }
+
+    // Bounded concurrency (issue #42): two operations at a time, submitted without awaiting each, beside the
+    // hand-written limiter a user would write: an actor counting running operations, with a queue of continuations.
+    Benchmark("BoundedTaskQueue.enqueue.twoAtATime", configuration: perOperation) { benchmark async in
+        let cell = Cell()
+        let queue = BoundedTaskQueue(maxConcurrent: 2, context: Exec.default)
+        var tasks: [Task<Void, Never>] = []
+        tasks.reserveCapacity(benchmark.scaledIterations.count)
+        for _ in benchmark.scaledIterations { tasks.append(queue.enqueue { cell.increment() }) }
+        for task in tasks { await task.value }
+        blackHole(cell.value)
+    }
+    Benchmark("BoundedTaskQueue.enqueue.twoAtATime (baseline: actor limiter)", configuration: perOperation) {
+        benchmark async in
+        let cell = Cell()
+        let limiter = ActorLimiter(limit: 2)
+        var tasks: [Task<Void, Never>] = []
+        tasks.reserveCapacity(benchmark.scaledIterations.count)
+        for _ in benchmark.scaledIterations {
+            tasks.append(Task { await limiter.run { cell.increment() } })
+        }
+        for task in tasks { await task.value }
+        blackHole(cell.value)
+    }
+}
+
+/// A hand-written limiter: at most `limit` operations at once, the others waiting in a queue of continuations, an
+/// actor keeping the count. (Its starts follow the tasks' arrival, not their submission.)
+private actor ActorLimiter {
+    private let limit: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { self.limit = limit }
+
+    func run(_ operation: @Sendable () async -> Void) async {
+        if running < limit {
+            running += 1
+        } else {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        await operation()
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
 }
 
 /// The baseline of both rows: one operation per iteration through a new ``StreamFIFOQueue``, waited for to the last.

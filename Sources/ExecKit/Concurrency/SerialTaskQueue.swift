@@ -204,7 +204,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending nonisolated(nonsending) @escaping () async throws -> Success
     ) async throws -> Success {
         checkNotInsideOwnOperation()
-        return try await Self.awaitPassingCancellation(enqueue(operation))
+        return try await awaitPassingCancellation(enqueue(operation))
     }
 
     /// Submits `operation`, which cannot throw, and waits for its value; see `perform(_:)`.
@@ -212,7 +212,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: sending nonisolated(nonsending) @escaping () async -> Success
     ) async -> Success {
         checkNotInsideOwnOperation()
-        return await Self.awaitPassingCancellation(enqueue(operation))
+        return await awaitPassingCancellation(enqueue(operation))
     }
 
     /// Submits `operation`, to run isolated to `actor` in its turn, and waits for its value; see
@@ -222,7 +222,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @Sendable (isolated IsolatedTo) async throws -> Success
     ) async throws -> Success {
         checkNotInsideOwnOperation()
-        return try await Self.awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
+        return try await awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
     }
 
     /// Submits `operation`, which cannot throw, to run isolated to `actor` in its turn, and waits for its value; see
@@ -232,7 +232,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @Sendable (isolated IsolatedTo) async -> Success
     ) async -> Success {
         checkNotInsideOwnOperation()
-        return await Self.awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
+        return await awaitPassingCancellation(enqueue(isolatedTo: actor, operation))
     }
 
     /// Submits `operation`, to run on the main actor in its turn, and waits for its value; see
@@ -242,7 +242,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @MainActor @Sendable () async throws -> Success
     ) async throws -> Success {
         checkNotInsideOwnOperation()
-        return try await Self.awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
+        return try await awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
     }
 
     /// Submits `operation`, which cannot throw, to run on the main actor in its turn, and waits for its value; see
@@ -252,7 +252,7 @@ public final class SerialTaskQueue: Sendable {
         _ operation: @escaping @MainActor @Sendable () async -> Success
     ) async -> Success {
         checkNotInsideOwnOperation()
-        return await Self.awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
+        return await awaitPassingCancellation(enqueue(isolatedTo: mainActor, operation))
     }
 
     /// Cancels the task of every operation submitted before this call that has not finished: the one running, and
@@ -339,24 +339,6 @@ public final class SerialTaskQueue: Sendable {
         state.withLock { queue in
             queue.running = nil
             queue.unfinished.removeAll(before: number &+ 1)
-        }
-    }
-
-    /// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile.
-    private static func awaitPassingCancellation<Success>(_ task: Task<Success, any Error>) async throws -> Success {
-        try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
-    }
-
-    /// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile.
-    private static func awaitPassingCancellation<Success>(_ task: Task<Success, Never>) async -> Success {
-        await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
         }
     }
 

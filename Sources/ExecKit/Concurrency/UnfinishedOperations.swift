@@ -60,3 +60,21 @@ protocol QueuedOperationTask: Sendable {
 extension Task: QueuedOperationTask {
     func awaitCompletion() async { _ = await result }
 }
+
+/// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile: `perform` of the task queues.
+func awaitPassingCancellation<Success>(_ task: Task<Success, any Error>) async throws -> Success {
+    try await withTaskCancellationHandler {
+        try await task.value
+    } onCancel: {
+        task.cancel()
+    }
+}
+
+/// Waits for `task`'s value, cancelling it if the caller is cancelled meanwhile: `perform` of the task queues.
+func awaitPassingCancellation<Success>(_ task: Task<Success, Never>) async -> Success {
+    await withTaskCancellationHandler {
+        await task.value
+    } onCancel: {
+        task.cancel()
+    }
+}
