@@ -117,7 +117,7 @@ public final class BoundedTaskQueue: Sendable {
 
     /// Submits `operation`, to run isolated to `actor` in its turn, and returns its task. The task waits for its turn
     /// in this queue's context; then the whole operation runs on `actor`, leaving it only at its own suspension
-    /// points, as ``SerialTaskQueue/enqueue(isolatedTo:priority:_:)-(IsolatedTo,_,_)`` describes.
+    /// points, as `SerialTaskQueue.enqueue(isolatedTo:priority:_:)` describes.
     /// <!-- G-btq-bounded-fifo -->
     @discardableResult
     public func enqueue<IsolatedTo: Actor, Success: Sendable>(
@@ -224,6 +224,7 @@ public final class BoundedTaskQueue: Sendable {
     /// cancelled. <!-- G-btq-cancelall -->
     ///
     /// - Cost: one short lock, a copy of the unfinished tasks sorted by number, then one `cancel()` each.
+    ///   <!-- G-btq-cancelall -->
     public func cancelAll() {
         let tasks = state.withLock { state in state.unfinished.sorted { $0.key < $1.key }.map(\.value) }
         for task in tasks { task.cancel() }
