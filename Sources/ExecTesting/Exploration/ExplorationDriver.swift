@@ -19,6 +19,9 @@ struct ExplorationDriver {
         /// The departures from the fixed order, described; `nil` for a run that did not describe them (see
         /// ``WorkOrdering/describesDepartures``).
         let deviations: [WorkChooser.Deviation]?
+        /// For a shrinking replay, the failing run's departures where this run chose otherwise
+        /// (``WorkChooser/alternatives``).
+        var alternatives: [WorkChooser.Deviation] = []
         /// Whether work that started at an instant tried in a window scheduled something to start later
         /// (``ExploringSteps/timedFromAWindow``): then orderings at other instants of the window may be missed.
         var timedFromAWindow = false
@@ -93,7 +96,11 @@ struct ExplorationDriver {
             }
             var trial = failing.choices
             trial[position] = 0
-            return WorkOrdering(mode: .replay(Self.trimmed(trial)))
+            var ordering = WorkOrdering(mode: .replay(Self.trimmed(trial)))
+            // A failing run not yet described is described by this replay: the same choices before `position`, and
+            // there, its departure described as an alternative.
+            if failing.deviations == nil { ordering.describesAlternativesTo = failing.choices }
+            return ordering
         case .describing:
             return WorkOrdering(mode: .replay(failing?.choices ?? []))
         case .exploring:
@@ -129,6 +136,17 @@ struct ExplorationDriver {
             }
         case .shrinking(let position):
             shrinkingLeft -= 1
+            if let unshrunk = failing, unshrunk.deviations == nil, let described = outcome.deviations,
+                outcome.alternatives.contains(where: { $0.choice == position })
+            {
+                // This replay made the failing run's choices up to `position`: its departures there describe the
+                // failing run's, and its alternative at `position` the departure it undid.
+                failing = Outcome(
+                    error: unshrunk.error, failureKind: unshrunk.failureKind, choices: unshrunk.choices,
+                    candidateCounts: unshrunk.candidateCounts,
+                    deviations: described.filter { $0.choice < position }
+                        + outcome.alternatives.filter { $0.choice == position })
+            }
             if let kind = outcome.failureKind, kind == failing?.failureKind,
                 Self.departures(in: outcome.choices) < Self.departures(in: failing?.choices ?? [])
             {

@@ -165,7 +165,8 @@ extension TestCoordinator {
         return ExplorationDriver.Outcome(
             error: found?.message, failureKind: found?.kind, choices: made?.choices ?? [],
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
-            deviations: made.map { $0.deviations } ?? [], timedFromAWindow: storage.timedFromAWindow)
+            deviations: made.map { $0.deviations } ?? [], alternatives: made?.alternatives ?? [],
+            timedFromAWindow: storage.timedFromAWindow)
     }
 
     /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is

@@ -47,29 +47,28 @@ final class CoordinatorStorage: Sendable {
         return token
     }
 
-    /// While ``TestCoordinator/withTasksCaptured(_:)`` runs: where this coordinator's global jobs go, and how many
-    /// calls are in progress (see ``GlobalJobCapture``). The flag spares a run that captures nothing the lock.
-    private let capture = LockedBox<(target: CaptureTarget?, depth: Int)>((nil, 0))
+    /// Whether ``TestCoordinator/withTasksCaptured(_:)`` is running (``CoordinatorState/capture`` says where the jobs
+    /// go): spares a run that captures nothing the lock.
     private let capturing = Atomic(false)
 
     /// Starts capturing the global jobs of this coordinator's work into `target` (nested calls share the first one's).
     func beginCapturing(_ target: @autoclosure () -> CaptureTarget) {
-        capture.withLock { capture in
-            if capture.depth == 0 {
-                capture.target = target()
+        state.withLock { state in
+            if state.capture.depth == 0 {
+                state.capture.target = target()
                 GlobalJobCapture.retain()
             }
-            capture.depth += 1
+            state.capture.depth += 1
         }
         capturing.store(true, ordering: .releasing)
     }
 
     /// Ends one ``beginCapturing(_:)``.
     func endCapturing() {
-        capture.withLock { capture in
-            capture.depth -= 1
-            guard capture.depth == 0 else { return }
-            capture.target = nil
+        state.withLock { state in
+            state.capture.depth -= 1
+            guard state.capture.depth == 0 else { return }
+            state.capture.target = nil
             capturing.store(false, ordering: .releasing)
             GlobalJobCapture.release()
         }
@@ -77,7 +76,7 @@ final class CoordinatorStorage: Sendable {
 
     /// The capture target of this coordinator's work, or `nil` when it captures nothing.
     var captureTarget: CaptureTarget? {
-        capturing.load(ordering: .acquiring) ? capture.withLock { $0.target } : nil
+        capturing.load(ordering: .acquiring) ? state.withLock { $0.capture.target } : nil
     }
 
     /// Set while a stall watch is armed (see ``watchForStall()``); once it has reported, it stays set.
@@ -239,19 +238,26 @@ final class CoordinatorStorage: Sendable {
         // A limit in the past still runs what is due now; only this thread moves time while it is the runner.
         let limit = max(limit, state.withLock { $0.now })
         // Capturing, the global jobs this work enqueues are the coordinator's (see ``GlobalJobCapture``).
-        GlobalJobCapture.runningWork(for: captureTarget) {
-            while let work = state.withLock({ $0.nextDue(until: limit) }) {
-                guard let queue = work.queue else {
-                    work.body()
-                    continue
-                }
-                // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
-                withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
-            }
+        if let target = captureTarget {
+            GlobalJobCapture.runningWork(for: target) { runDue(until: limit) }
+        } else {
+            runDue(until: limit)
         }
         return state.withLock { state in
             defer { state.finishRun(at: movesToLimit ? limit : state.now) }
             return state.isStopped
+        }
+    }
+
+    /// Runs the work due by `limit`, one piece at a time, on the calling thread (the runner).
+    private func runDue(until limit: UInt64) {
+        while let work = state.withLock({ $0.nextDue(until: limit) }) {
+            guard let queue = work.queue else {
+                work.body()
+                continue
+            }
+            // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
+            withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
         }
     }
 

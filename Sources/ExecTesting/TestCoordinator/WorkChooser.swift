@@ -105,6 +105,10 @@ struct WorkChooser: Sendable {
     /// The choices that took another candidate than the fixed order's first, described; `nil` when the ordering
     /// asked for none (``WorkOrdering/describesDepartures``).
     private(set) var deviations: [Deviation]?
+    /// Where this run took another candidate than ``WorkOrdering/describesAlternativesTo`` says, and that one was a
+    /// departure: that departure, described (what the failing run being shrunk did there).
+    private(set) var alternatives: [Deviation] = []
+    private let alternativesTo: [Int]
 
     /// What PCT gives priorities to: a serial queue, whose work runs in FIFO order anyway, or a piece of work that
     /// runs independently (on the global queue, or in no queue), named by its token's id.
@@ -130,6 +134,7 @@ struct WorkChooser: Sendable {
     init(_ ordering: WorkOrdering) {
         mode = ordering.mode
         if ordering.describesDepartures { deviations = [] }
+        alternativesTo = ordering.describesAlternativesTo
         // Records sized once from the hint: growing them step by step cost a run of ten blocks a tenth of its time.
         choices.reserveCapacity(ordering.expectedChoices)
         candidateCounts.reserveCapacity(ordering.expectedChoices)
@@ -219,6 +224,13 @@ struct WorkChooser: Sendable {
             }
         }
         record(chosen, of: count) { .order(chosen: describe(chosen), insteadOf: describe(0)) }
+        if step < alternativesTo.count {
+            let other = alternativesTo[step]
+            if other != chosen, other != 0, other < count {
+                alternatives.append(
+                    Deviation(choice: step, kind: .order(chosen: describe(other), insteadOf: describe(0))))
+            }
+        }
         return chosen
     }
 

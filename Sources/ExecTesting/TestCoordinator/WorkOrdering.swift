@@ -42,6 +42,10 @@ public struct WorkOrdering: Sendable, CustomStringConvertible {
     /// Whether the chooser describes each departure from the fixed order as it makes it (``WorkChooser/deviations``).
     /// An exploration turns it off for the runs it only checks, and replays a failing run to describe it.
     var describesDepartures = true
+    /// For a shrinking replay: the failing run's choices, so that where this run takes another candidate than the
+    /// failing run did, the chooser also describes the failing run's departure there (``WorkChooser/alternatives``).
+    /// That describes a failing run that did not describe itself without running it again.
+    var describesAlternativesTo: [Int] = []
 
     /// Deadline, then scheduling order: the same run every time. The default.
     public static let fixed = WorkOrdering(mode: .fixed)
