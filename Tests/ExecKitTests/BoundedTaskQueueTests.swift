@@ -157,14 +157,20 @@ import Testing
         }
         let store = Store()
         let queue = BoundedTaskQueue(maxConcurrent: 2)
-        let tasks = (0..<50).map { _ in
+        let record = Record()
+        let tasks = (0..<50).map { index in
             queue.enqueue(isolatedTo: store) { store in
+                record.start(index)
                 store.count += 1  // synchronous: on the actor
                 await Task.yield()
+                await Task.yield()
+                record.end()
             }
         }
         for task in tasks { await task.value }
         #expect(await store.count == 50)
+        #expect(record.most <= 2)
+        #expect(record.jumpedTheQueue(width: 2).isEmpty)
         let onMain = await queue.perform(isolatedTo: MainActor.shared) { Exec.main.isCurrent }
         #expect(onMain)
     }

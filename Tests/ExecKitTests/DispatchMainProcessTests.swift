@@ -46,12 +46,13 @@ import Testing
         let report = "ExecKit: the main queue has waited 1 s in an invokeSync onto another queue, and still waits."
         let (printed, errors) = try Self.runUntil(
             "ExecKitMainQueueProbe", arguments: ["runloop", "deadlock"],
-            environment: ["EXECKIT_MAIN_WAIT_REPORT_SECONDS": "1"], seconds: 30
+            environment: ["EXECKIT_MAIN_WAIT_REPORT_SECONDS": "1"], seconds: 30, lingering: 2
         ) { _, errors in errors.contains(report) }
         #expect(printed.contains("ok   the main queue waits for the queue whose block waits for it"), "\(printed)")
         #expect(errors.contains(report), "standard error:\n\(errors)")
         #expect(errors.contains("a raw DispatchQueue.main.sync"), "standard error:\n\(errors)")
         #expect(errors.contains("Exec.main.invokeSync"), "standard error:\n\(errors)")
+        // Two more seconds of the same wait, eight more samples: still the one line.
         #expect(errors.components(separatedBy: "ExecKit: the main queue").count == 2, "one line per wait:\n\(errors)")
 
         let (quietPrinted, quietErrors) = try Self.runUntil(
@@ -100,10 +101,11 @@ import Testing
     }
 
     /// Runs the probe `product` with `arguments` and `environment` added to this process's, until `done` says so of
-    /// what it printed on standard output and standard error, or `seconds` have passed; then stops it. Both outputs.
+    /// what it printed on standard output and standard error (and `lingering` seconds more), or `seconds` have passed;
+    /// then stops it. Both outputs.
     private static func runUntil(
         _ product: String, arguments: [String], environment: [String: String], seconds: Double,
-        done: @escaping @Sendable (String, String) -> Bool
+        lingering: Double = 0, done: @escaping @Sendable (String, String) -> Bool
     ) throws -> (printed: String, errors: String) {
         let probe = try #require(
             builtProduct(named: product),
@@ -132,6 +134,7 @@ import Testing
         while Date() < deadline, process.isRunning, !done(texts().0, texts().1) {
             Thread.sleep(forTimeInterval: 0.05)  // polling another process's output: there is nothing to wait on
         }
+        if lingering > 0, process.isRunning { Thread.sleep(forTimeInterval: lingering) }  // what more it writes
         // SIGKILL: Foundation's `terminate()` (SIGTERM) left the probe running here until its own 20 s watchdog.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()

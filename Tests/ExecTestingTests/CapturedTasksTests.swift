@@ -189,6 +189,47 @@ import Darwin
     }
 }
 
+extension CapturedTasksTests {
+    /// A task job the coordinator drops inside `withTasksCaptured` runs on Swift's executor, as everywhere else: it is
+    /// not captured back into the coordinator (where nothing would run it).
+    // Guarantees: G-virtual-captured-tasks
+    @Test func aDroppedTaskJobRunsOnSwiftsExecutorNotBackInTheCoordinator() {
+        let coordinator = TestCoordinator()
+        let finished = DispatchSemaphore(value: 0)
+        coordinator.withTasksCaptured {
+            coordinator.task { finished.signal() }
+            coordinator.discardPendingWork()
+            #expect(finished.wait(timeout: .now() + 30) == .success, "the dropped job ran on Swift's executor")
+        }
+    }
+
+    #if os(macOS) || os(Linux) || os(Windows)
+    /// Ours put back by a library that saved it while we were installed (it installed its own over ours, then
+    /// restored what it saw): the next capture must not take ours for the hook before it, which would make every job
+    /// not captured call ours for ever. In a child process: the failure is a stack overflow.
+    // Guarantees: G-virtual-captured-tasks-isolated
+    @Test func ourHookPutBackByAnotherLibraryDoesNotCallItself() async {
+        await #expect(processExitsWith: .success) {
+            guard let variable = HookVariable.address else { return }
+            let original = variable.pointee
+            let coordinator = TestCoordinator()
+            var saved: UnsafeMutableRawPointer?
+            coordinator.withTasksCaptured {
+                saved = variable.pointee  // ours
+                variable.pointee = unsafeBitCast(HookVariable.countingHook, to: UnsafeMutableRawPointer.self)
+            }
+            variable.pointee = saved  // the other library puts back what it saw: ours, with no capture running
+            coordinator.withTasksCaptured {
+                let finished = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async { Task { finished.signal() } }  // not captured: passes through ours
+                _ = finished.wait(timeout: .now() + 30)
+            }
+            variable.pointee = original
+        }
+    }
+    #endif
+}
+
 /// The runtime's global-enqueue hook, as a test that installs its own sees it.
 private enum HookVariable {
     typealias Original = @convention(thin) (UnownedJob) -> Void

@@ -115,9 +115,10 @@ public final class BoundedTaskQueue: Sendable {
         }
     }
 
-    /// Submits `operation`, to run isolated to `actor` in its turn, and returns its task. The task waits for its turn
-    /// in this queue's context; then the whole operation runs on `actor`, leaving it only at its own suspension
-    /// points, as `SerialTaskQueue.enqueue(isolatedTo:priority:_:)` describes.
+    /// Submits `operation`, to run isolated to `actor` in its turn, and returns its task. The task starts in this
+    /// queue's context and goes to `actor` at once, where it waits for its turn suspended (a wait holds the actor for
+    /// no one); then the whole operation runs on `actor`, leaving it only at its own suspension points, as
+    /// `SerialTaskQueue.enqueue(isolatedTo:priority:_:)` describes.
     /// <!-- G-btq-bounded-fifo -->
     @discardableResult
     public func enqueue<IsolatedTo: Actor, Success: Sendable>(
@@ -256,7 +257,7 @@ public final class BoundedTaskQueue: Sendable {
         return try await body()
     }
 
-    /// `runInTurn` for an operation isolated to `actor`: waits for its turn off the actor, then runs on it.
+    /// `runInTurn` for an operation isolated to `actor`: waits for its turn on the actor (suspended), then runs there.
     private static func runInTurn<IsolatedTo: Actor, Success>(
         on actor: isolated IsolatedTo, _ state: LockedBox<State>, number: UInt64, limit: Int,
         _ body: (isolated IsolatedTo) async throws -> Success

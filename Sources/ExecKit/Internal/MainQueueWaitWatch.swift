@@ -23,7 +23,8 @@ import Musl
 /// stopped.
 ///
 /// - Cost: to a wait, a relaxed load, addition and subtraction (about 20 instructions); the watch is a timer source
-///   that samples the count a few times per threshold, started by the first wait.
+///   that samples the count four times per threshold (every 2.5 s by default), started by the first wait and kept for
+///   the life of the process.
 enum MainQueueWaitWatch {
     /// Two counts in one word, so that a wait changes it with one addition and one subtraction: below
     /// ``beginning``, how many waits of the main queue are in progress (nested ones included); above, how many have
@@ -36,9 +37,10 @@ enum MainQueueWaitWatch {
     /// The threshold in seconds, or `nil` when the report is off.
     static let thresholdSeconds: Int? = {
         guard let text = getenv("EXECKIT_MAIN_WAIT_REPORT_SECONDS").map({ String(cString: $0) }) else { return 10 }
-        guard let seconds = Int(text), seconds >= 0 else {
+        guard let seconds = Int(text), (0...1_000_000).contains(seconds) else {
             StandardError.write(
-                "ExecKit: EXECKIT_MAIN_WAIT_REPORT_SECONDS=\(text) is not a whole number of seconds; using 10.\n")
+                "ExecKit: EXECKIT_MAIN_WAIT_REPORT_SECONDS=\(text) is not a whole number of seconds from 0 to "
+                    + "1,000,000; using 10.\n")
             return 10
         }
         return seconds == 0 ? nil : seconds

@@ -137,10 +137,13 @@ struct ExplorationDriver {
         case .shrinking(let position):
             shrinkingLeft -= 1
             if let unshrunk = failing, unshrunk.deviations == nil, let described = outcome.deviations,
-                outcome.alternatives.contains(where: { $0.choice == position })
+                outcome.alternatives.contains(where: { $0.choice == position }),
+                outcome.choices.prefix(position) == unshrunk.choices.prefix(position),
+                outcome.candidateCounts.prefix(position + 1) == unshrunk.candidateCounts.prefix(position + 1)
             {
-                // This replay made the failing run's choices up to `position`: its departures there describe the
-                // failing run's, and its alternative at `position` the departure it undid.
+                // This replay made the failing run's choices up to `position`, among the same numbers of candidates:
+                // its departures there describe the failing run's, and its alternative at `position` the departure it
+                // undid.
                 failing = Outcome(
                     error: unshrunk.error, failureKind: unshrunk.failureKind, choices: unshrunk.choices,
                     candidateCounts: unshrunk.candidateCounts,

@@ -61,9 +61,13 @@ enum GlobalJobCapture {
             let ours = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
             while true {
                 let current = execkit_load_hook(hookAddress)
+                // Ours may still be there, put back by a library that saved it while we were installed: the hook
+                // before it is then still the one recorded. Recording ours would make ours call itself for ever.
+                let previous = current == ours ? installation.previous : UInt(bitPattern: current)
+                // Recorded before ours goes in, so that no job passes through ours before it knows where to go on.
+                previousHook.store(previous, ordering: .releasing)
                 if execkit_replace_hook(hookAddress, current, ours) != 0 {
-                    installation.previous = UInt(bitPattern: current)
-                    previousHook.store(UInt(bitPattern: current), ordering: .releasing)
+                    installation.previous = previous
                     return
                 }
             }
@@ -100,9 +104,21 @@ enum GlobalJobCapture {
     /// The coordinator the job enqueued now belongs to, if any: the thread's first, then the task's.
     private static func currentTarget() -> CaptureTarget? {
         if let raw = execkit_current_job_capture_target() {
+            if raw == noCapture { return nil }
             return Unmanaged<CaptureTarget>.fromOpaque(raw).takeUnretainedValue()
         }
         return bodyTarget
+    }
+
+    /// The thread's capture target while ``enqueueUncaptured(_:)`` runs: none, whatever the task says.
+    nonisolated(unsafe) private static let noCapture = UnsafeMutableRawPointer(bitPattern: 1)!
+
+    /// Enqueues `job` on Swift's global executor, never into a coordinator: for a job a coordinator drops, which must
+    /// run on a real executor so that its task finishes.
+    static func enqueueUncaptured(_ job: UnownedJob) {
+        let previous = execkit_exchange_job_capture_target(noCapture)
+        defer { _ = execkit_exchange_job_capture_target(previous) }
+        globalConcurrentExecutor.enqueue(job)
     }
 
     /// Runs `body` with `target` as this thread's capture target (`nil`: none), restoring the one before.

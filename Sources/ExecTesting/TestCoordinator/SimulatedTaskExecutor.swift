@@ -19,7 +19,8 @@ final class SimulatedTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         // An ExecutorJob cannot be captured (it is ~Copyable); its unowned form can.
-        schedule(UnownedJob(job)) { globalConcurrentExecutor.enqueue($0) }
+        // Dropped, the job goes to Swift's executor, never back into a coordinator that captures tasks.
+        schedule(UnownedJob(job)) { GlobalJobCapture.enqueueUncaptured($0) }
     }
 
     /// Schedules `job` to run here; dropped (discarded, or refused by a coordinator that is gone), it goes to

@@ -23,6 +23,9 @@ extension TestCoordinator {
     ///   test that captures nothing included, goes to Swift's executor, or to a hook installed before (Point-Free's
     ///   `withMainSerialExecutor`, say), which is put back when the last capturing call returns. A hook installed over
     ///   ExecTesting's meanwhile stays. <!-- G-virtual-captured-tasks-isolated -->
+    /// - Synchronous: `body` does not await. An awaiting body's own jobs would belong to the coordinator too (a hop to
+    ///   an actor, a `Task.yield()`), and only the body runs the coordinator: it would wait for ever. From an `async`
+    ///   test, call this form; start tasks inside, run the coordinator, and read their results after it returns.
     /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor. A captured task woken by
     ///   something outside the coordinator (a real `Task.sleep`, a continuation resumed from a real queue) goes on on
     ///   Swift's executor: put sleeps on ``clock``. A task that is still waiting when `body` returns is not reported
@@ -31,15 +34,6 @@ extension TestCoordinator {
         storage.beginCapturing(CaptureTarget(executor: globalExecutor))
         defer { storage.endCapturing() }
         return try GlobalJobCapture.$bodyTarget.withValue(storage.captureTarget) { try body() }
-    }
-
-    /// ``withTasksCaptured(_:)`` for a body that awaits, run on the caller's actor (`isolation`).
-    public func withTasksCaptured<Return>(
-        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Return
-    ) async rethrows -> Return {
-        storage.beginCapturing(CaptureTarget(executor: globalExecutor))
-        defer { storage.endCapturing() }
-        return try await GlobalJobCapture.$bodyTarget.withValue(storage.captureTarget, operation: body)
     }
 
     /// Whether ``withTasksCaptured(_:)`` can capture jobs here: the Swift runtime exports the hook it needs.
