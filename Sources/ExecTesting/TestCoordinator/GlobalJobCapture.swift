@@ -46,8 +46,8 @@ enum GlobalJobCapture {
         UnsafeMutablePointer(bitPattern: hookVariable)
     }
 
-    /// How many capturing coordinators exist, and the hook that was installed before ours (its address, 0 for none).
-    private static let installation = LockedBox<(count: Int, previous: UInt)>((0, 0))
+    /// How many capturing coordinators exist; installing and removing the hook happen under its lock.
+    private static let installation = LockedBox(0)
 
     /// Whether capture is possible here: the runtime exports its hook.
     static var isAvailable: Bool { hookVariable != 0 }
@@ -55,21 +55,19 @@ enum GlobalJobCapture {
     /// Installs the hook for one more capturing coordinator (the first installs it).
     static func retain() {
         guard let hookAddress else { return }
-        installation.withLock { installation in
-            defer { installation.count += 1 }
-            guard installation.count == 0 else { return }
+        installation.withLock { count in
+            defer { count += 1 }
+            guard count == 0 else { return }
             let ours = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
             while true {
                 let current = execkit_load_hook(hookAddress)
                 // Ours may still be there, put back by a library that saved it while we were installed: the hook
                 // before it is then still the one recorded. Recording ours would make ours call itself for ever.
-                let previous = current == ours ? installation.previous : UInt(bitPattern: current)
+                let previous =
+                    current == ours ? previousHook.load(ordering: .relaxed) : UInt(bitPattern: current)
                 // Recorded before ours goes in, so that no job passes through ours before it knows where to go on.
                 previousHook.store(previous, ordering: .releasing)
-                if execkit_replace_hook(hookAddress, current, ours) != 0 {
-                    installation.previous = previous
-                    return
-                }
+                if execkit_replace_hook(hookAddress, current, ours) != 0 { return }
             }
         }
     }
@@ -78,16 +76,18 @@ enum GlobalJobCapture {
     /// hook was installed over ours since: that one stays).
     static func release() {
         guard let hookAddress else { return }
-        installation.withLock { installation in
-            installation.count -= 1
-            guard installation.count == 0 else { return }
+        installation.withLock { count in
+            count -= 1
+            guard count == 0 else { return }
             let ours = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
-            _ = execkit_replace_hook(hookAddress, ours, UnsafeMutableRawPointer(bitPattern: installation.previous))
+            let previous = UnsafeMutableRawPointer(bitPattern: previousHook.load(ordering: .relaxed))
+            _ = execkit_replace_hook(hookAddress, ours, previous)
         }
     }
 
     /// The hook installed before ours (its address; 0 for none), read by ours for every job that is not captured:
-    /// an atomic load, where a lock would put every task of every test in the process behind one.
+    /// an atomic load, where a lock would put every task of every test in the process behind one. Written only under
+    /// ``installation``'s lock, which `release()` also reads it under.
     private static let previousHook = Atomic<UInt>(0)
 
     /// Ours: a job of a capturing coordinator goes to it; any other, to the previous hook or the global executor.
