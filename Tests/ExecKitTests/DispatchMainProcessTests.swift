@@ -80,18 +80,29 @@ import Testing
         }
     }
 
-    /// Runs the probe `product` (built beside this test binary) with `arguments`; its exit status and standard output.
-    private static func run(_ product: String, arguments: [String]) throws -> (status: Int32, printed: String) {
-        let probe = try #require(
+    /// The probe `product` (built beside this test binary), not started yet, with `arguments` and `environment` added to
+    /// this process's, and pipes for its standard output and standard error.
+    private static func probe(
+        _ product: String, arguments: [String], environment: [String: String]
+    ) throws -> (process: Process, output: Pipe, errors: Pipe) {
+        let executable = try #require(
             builtProduct(named: product),
             "build the \(product) product first (swift build): not found above this test binary")
         let process = Process()
-        process.executableURL = probe
+        process.executableURL = executable
         process.arguments = arguments
-        let output = Pipe()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        let (output, errors) = (Pipe(), Pipe())
         process.standardOutput = output
-        let errors = Pipe()
         process.standardError = errors
+        return (process, output, errors)
+    }
+
+    /// Runs the probe `product` (built beside this test binary) with `arguments`; its exit status and standard output.
+    private static func run(_ product: String, arguments: [String]) throws -> (status: Int32, printed: String) {
+        let (process, output, errors) = try probe(product, arguments: arguments, environment: [:])
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -107,16 +118,7 @@ import Testing
         _ product: String, arguments: [String], environment: [String: String], seconds: Double,
         lingering: Double = 0, done: @escaping @Sendable (String, String) -> Bool
     ) throws -> (printed: String, errors: String) {
-        let probe = try #require(
-            builtProduct(named: product),
-            "build the \(product) product first (swift build): not found above this test binary")
-        let process = Process()
-        process.executableURL = probe
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
+        let (process, output, errors) = try probe(product, arguments: arguments, environment: environment)
         let read = LockedBox((printed: Data(), errors: Data()))
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData

@@ -63,43 +63,13 @@ import Darwin
     }
 
     /// The reentrancy bug of a default actor, with no ExecKit in it: two withdrawals each check the balance, await
-    /// an audit (another actor), then pay. Exploration finds the overdraft, and the fix (pay before awaiting) passes
-    /// every ordering.
+    /// an audit (another actor), then pay. Exploration finds the overdraft, its schedule replays it, the report names
+    /// task jobs, and the fix (pay before awaiting) passes every ordering.
     // Guarantees: G-virtual-captured-tasks
     @Test func explorationFindsADefaultActorsReentrancyBug() throws {
-        actor Audit {
-            var entries = 0
-            func record() { entries += 1 }
-        }
-        actor Account {
-            var balance = 100
-            let fixed: Bool
-            let audit = Audit()
-            init(fixed: Bool) { self.fixed = fixed }
-            func withdraw(_ amount: Int) async {
-                guard balance >= amount else { return }
-                if fixed { balance -= amount }
-                await audit.record()  // an audit log, a database write: any suspension
-                if !fixed { balance -= amount }
-            }
-        }
-        struct Overdrawn: Error { let balance: Int }
+        // The article's example (CapturedTasksExamplesTests.swift), run here for what its figures do not check.
         func body(fixed: Bool) -> (TestCoordinator) throws -> Void {
-            { coordinator in
-                let account = Account(fixed: fixed)
-                let balance = LockedBox(0)
-                coordinator.withTasksCaptured {
-                    Task { await account.withdraw(80) }
-                    Task { await account.withdraw(80) }
-                    coordinator.runUntilIdle()
-                    Task {
-                        let final = await account.balance
-                        balance.withLock { $0 = final }
-                    }
-                    coordinator.runUntilIdle()
-                }
-                if balance.withLock({ $0 }) < 0 { throw Overdrawn(balance: balance.withLock { $0 }) }
-            }
+            { try CapturedTasksExample.reentrantActor.run(fixed: fixed, $0) }
         }
         let buggy = TestCoordinator.explore(.random, iterations: 200, body(fixed: false)) { _ in }
         let failure = try #require(buggy.failure)
