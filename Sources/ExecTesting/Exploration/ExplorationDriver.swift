@@ -18,7 +18,7 @@ struct ExplorationDriver {
         var quiet: Set<Int> = []
         /// The departures from the fixed order, described; `nil` for a run that did not describe them (see
         /// ``WorkOrdering/describesDepartures``).
-        let deviations: [WorkChooser.Deviation]?
+        var deviations: [WorkChooser.Deviation]?
         /// For a shrinking replay, the failing run's departures where this run chose otherwise
         /// (``WorkChooser/alternatives``).
         var alternatives: [WorkChooser.Deviation] = []
@@ -144,11 +144,8 @@ struct ExplorationDriver {
                 // This replay made the failing run's choices up to `position`, among the same numbers of candidates:
                 // its departures there describe the failing run's, and its alternative at `position` the departure it
                 // undid.
-                failing = Outcome(
-                    error: unshrunk.error, failureKind: unshrunk.failureKind, choices: unshrunk.choices,
-                    candidateCounts: unshrunk.candidateCounts,
-                    deviations: described.filter { $0.choice < position }
-                        + outcome.alternatives.filter { $0.choice == position })
+                failing?.deviations =
+                    described.filter { $0.choice < position } + outcome.alternatives.filter { $0.choice == position }
             }
             if let kind = outcome.failureKind, kind == failing?.failureKind,
                 Self.departures(in: outcome.choices) < Self.departures(in: failing?.choices ?? [])
@@ -167,11 +164,7 @@ struct ExplorationDriver {
                 outcome.failureKind == failing?.failureKind
                 ? outcome.deviations
                 : [WorkChooser.Deviation(notDescribedBecause: outcome.failureKind)]
-            failing = failing.map {
-                Outcome(
-                    error: $0.error, failureKind: $0.failureKind, choices: $0.choices,
-                    candidateCounts: $0.candidateCounts, deviations: described ?? [])
-            }
+            failing?.deviations = described ?? []
             finishFailure()
         }
     }
@@ -212,9 +205,7 @@ struct ExplorationDriver {
                 phase = .describing
                 return
             }
-            failing = Outcome(
-                error: unshrunk.error, failureKind: unshrunk.failureKind, choices: unshrunk.choices,
-                candidateCounts: unshrunk.candidateCounts, deviations: [])
+            failing?.deviations = []
         }
         if let failing {
             found.append(
