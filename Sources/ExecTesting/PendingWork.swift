@@ -35,7 +35,9 @@ public struct PendingWork: Sendable, Equatable, CustomStringConvertible {
     /// its siblings), or when no frame has source information (code built without debug information, or an optimized
     /// line the compiler folded away: the code after an `await` merged with another closure's, say). In an optimized
     /// build, a call whose return address has line 0 (code merged from several lines) is named by the nearest line
-    /// before it in the same function.
+    /// before it in the same function, and a call made in a closure that the compiler inlined into its caller may be
+    /// named by the caller's line that passed the closure (the toolchain's `Runtime` module does not always report
+    /// inlined frames).
     /// <!-- G-virtual-call-sites-optional -->
     ///
     /// - Cost: the first read of a listed item's call site symbolicates the stack captured when it was scheduled,

@@ -47,13 +47,26 @@ import Testing
     }
 
     // Guarantees: G-virtual-call-site
+    // Optimized, the closure is inlined into `map`, which is inlined and unrolled into the test. The toolchain's
+    // `Runtime` module (Swift 6.3.1) then finds the inlined closure's frame at some of the three calls and not at the
+    // others (llvm-symbolizer finds it at all three): there the line named is the `map` call's, as documented for
+    // optimized builds. Either way it is a line of the test, never one inside ExecKit.
     @Test func aBlockScheduledInsideAHelperClosureNamesTheClosuresLine() {
         let coordinator = TestCoordinator()
+        let mapLine = #line + 1
         let lines = [0, 1, 2].map { index in
             coordinator.global.invoke {}
             return #line - 1
         }
-        #expect(coordinator.pendingWork.map(\.callSite?.line) == lines)
+        let named = coordinator.pendingWork.map(\.callSite)
+        if isDebugBuild {
+            #expect(named.map { $0?.line } == lines)
+        } else {
+            for (callSite, closureLine) in zip(named, lines) {
+                #expect(callSite?.path == #filePath)
+                #expect(callSite?.line == closureLine || callSite?.line == mapLine, "\(String(describing: callSite))")
+            }
+        }
         coordinator.runUntilIdle()
     }
 
