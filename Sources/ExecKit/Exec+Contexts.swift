@@ -93,7 +93,57 @@ extension Exec {
         case .custom(let context):
             switch context.type {
             case .serialAsync, .concurrentAsync: return self
-            case .immediate, .mutex, .conditionallyAsync: return .custom(AsyncForwardingContext(wrapping: context))
+            case .immediate, .mutex, .conditionallyAsync:
+                return .custom(ForwardingContext(wrapping: context, .alwaysAsync))
+            }
+        }
+    }
+
+    /// A context that runs a block at once, on the caller's thread, when the caller is already inside this one
+    /// (``isCurrent``), and otherwise as this one does: "run it here if I am already there, else hop". CwlUtils'
+    /// `conditionallyAsync` type, for any context. <!-- G-inline-when-current -->
+    ///
+    /// ```swift
+    /// let context = store.context.inlineWhenCurrent()
+    /// context.invoke { store.apply(change) }  // inline from inside the store's queue; queued from anywhere else
+    /// ```
+    ///
+    /// `invoke`, `invokeAndWait` and `invokeSync` run inline when inside; ``invokeAsync(_:)`` still never runs the
+    /// block before returning. Timers, the clock and the executors are this context's.
+    /// - ``asyncQueue(label:qos:)`` and other serial `.queue`s become the same queue with type
+    ///   ``ExecutionType/conditionallyAsync(_:)``; ``mainAsync`` becomes ``main``, and ``mainOrdered`` becomes ``main``
+    ///   too (inline even when blocks are queued ahead: that is what was asked).
+    /// - A `.mutex` or `.concurrentAsync` `.queue` and a ``custom(_:)`` context of type ``ExecutionType/serialAsync``,
+    ///   ``ExecutionType/mutex`` or ``ExecutionType/concurrentAsync`` are wrapped: `invoke` asks the context's
+    ///   `isCurrent`, then runs the block or calls the context's `invoke` (a mutex still waits from outside).
+    /// - Contexts that already run inline when inside are returned unchanged: ``direct``, ``main``, immediate and
+    ///   conditional ones. So are the global-queue cases, whose ``isCurrent`` is always `false`: no caller is ever
+    ///   known to be inside one, so their blocks always hop.
+    ///
+    /// When inline is safe: the caller holds the context's exclusion, so the block runs alone as it would after a hop.
+    /// But it runs now, before blocks already queued there, and inside the caller's own block, whose state may be half
+    /// updated: use it for work that is ordered only against the caller (a callback that completes the caller's
+    /// request), not for work that must follow what is already queued; ``invokeAsync(_:)`` keeps that order.
+    /// <!-- G-inline-when-current-order -->
+    ///
+    /// - Cost: one ``isCurrent`` per call (a thread-local read, plus two queue-specific look-ups for a `.queue`), and
+    ///   for a wrapped context an existential call; inline, no allocation.
+    public func inlineWhenCurrent() -> Exec {
+        switch self {
+        case .direct, .main: return self
+        case .mainAsync, .mainOrdered: return .main
+        case .interactive, .user, .default, .utility, .background: return self
+        case .queue(let queue, let type):
+            switch type {
+            case .immediate, .conditionallyAsync: return self
+            case .serialAsync: return .queue(queue, .conditionallyAsync(true))
+            case .mutex, .concurrentAsync: return .custom(ForwardingContext(wrapping: self, .inlineWhenCurrent))
+            }
+        case .custom(let context):
+            switch context.type {
+            case .immediate, .conditionallyAsync: return self
+            case .mutex, .serialAsync, .concurrentAsync:
+                return .custom(ForwardingContext(wrapping: context, .inlineWhenCurrent))
             }
         }
     }

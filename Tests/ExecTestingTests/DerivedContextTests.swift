@@ -3,11 +3,12 @@
 import ExecTesting
 import Testing
 
-/// Every context derived from a coordinator's (each row of the `serialized()` and `alwaysAsync()` tables that yields
-/// a new context), checked against every requirement that has a default: a derived context stays in virtual time.
+/// Every context derived from a coordinator's (each row of the `serialized()`, `alwaysAsync()` and
+/// `inlineWhenCurrent()` tables that yields a new context), checked against every requirement that has a default: a
+/// derived context stays in virtual time.
 enum DerivedContext: String, CaseIterable, Sendable {
     case directSerialized, globalSerialized, mainAlwaysAsync, directAlwaysAsync, mutexAlwaysAsync
-    case conditionalAlwaysAsync
+    case conditionalAlwaysAsync, serialInlineWhenCurrent, mutexInlineWhenCurrent, globalInlineWhenCurrent
 
     func make(_ coordinator: TestCoordinator) -> Exec {
         switch self {
@@ -18,6 +19,9 @@ enum DerivedContext: String, CaseIterable, Sendable {
         case .mutexAlwaysAsync: return coordinator.serialQueue(named: "m", type: .mutex).alwaysAsync()
         case .conditionalAlwaysAsync:
             return coordinator.serialQueue(named: "c", type: .conditionallyAsync(true)).alwaysAsync()
+        case .serialInlineWhenCurrent: return coordinator.serialQueue(named: "s").inlineWhenCurrent()
+        case .mutexInlineWhenCurrent: return coordinator.serialQueue(named: "m", type: .mutex).inlineWhenCurrent()
+        case .globalInlineWhenCurrent: return coordinator.global.inlineWhenCurrent()
         }
     }
 }
@@ -114,6 +118,26 @@ enum DerivedContext: String, CaseIterable, Sendable {
         }
         #expect(done.wait(timeout: .now() + 10) == .success, "\(derived): invokeSync waited for the coordinator")
         #expect(result.value == 7, "\(derived)")
+    }
+
+    /// On a coordinator, "inside" is the simulated queue's: from the test, a block is pending work; from one of the
+    /// queue's blocks, it runs inline, before the blocks queued earlier.
+    // Guarantees: G-inline-when-current, G-inline-when-current-order
+    @Test func inlineWhenCurrentRunsInlineInsideASimulatedQueueAndQueuesFromOutside() {
+        let coordinator = TestCoordinator()
+        let queue = coordinator.serialQueue(named: "store")
+        let context = queue.inlineWhenCurrent()
+        let log = EventLog()
+        context.invoke { log.append("from the test") }
+        #expect(log.entries.isEmpty)
+        #expect(coordinator.pendingWork.map(\.queueName) == ["store"])
+        queue.invoke {
+            queue.invoke { log.append("queued inside") }
+            context.invoke { log.append("inline") }
+            log.append("after the inline call")
+        }
+        coordinator.runUntilIdle()
+        #expect(log.entries == ["from the test", "inline", "after the inline call", "queued inside"])
     }
 
     @Test func aSerializedCoordinatorContextDeliversTimerHandlersOneAtATime() {
