@@ -58,11 +58,22 @@ struct ExplorationDriver {
     private var failedRun = 0
     private var failing: Outcome?
     private var shrinkingLeft = ExplorationDriver.shrinkingBudget
+    /// How many runs the failure in hand has had since it was found (shrinking it, and describing it when no shrinking
+    /// run did), and how many of them failed too (each shows its issues as known issues in a Swift Testing test).
+    private var shrinkingRuns = 0
+    private var shrinkingFailures = 0
     /// How many failing runs end the exploration, and those found so far, shrunk.
     private let failureLimit: Int
     private var found: [ExplorationFailure] = []
     /// How many choices the last run made: the next run's ``WorkOrdering/expectedChoices``.
     private var lastChoiceCount = 0
+
+    /// How many runs pass between two progress lines.
+    static let progressInterval = 10_000
+    /// The progress line due after the last run, if one is: taken by ``takeProgress()``.
+    private var progress: String?
+    /// For ``ExplorationStrategy/exhaustive``: the branches left untried at the last progress line.
+    private var branchesAtLastProgress: Int?
 
     init(strategy: ExplorationStrategy, seed: UInt64, iterations: Int, stepLimit: Int, failureLimit: Int = 1) {
         precondition(iterations >= 1, "ExecTesting: explore needs at least 1 iteration, got \(iterations).")
@@ -107,6 +118,12 @@ struct ExplorationDriver {
             guard runs < iterations else { return finish() }
             let runSeed = seed &+ UInt64(runs)
             switch strategy.mode {
+            // Run 1 of every strategy is the fixed order (an exhaustive one starts there anyway), so a failure that
+            // needs no departure is reported as the fixed order's.
+            case .random, .pct: if runs == 0 { return .fixed }
+            default: break
+            }
+            switch strategy.mode {
             case .random: return .random(seed: runSeed)
             case .pct(let depth, let steps): return .pct(seed: runSeed, depth: depth, expectedSteps: steps)
             case .exhaustive: return WorkOrdering(mode: .exhaustive(nextPrefix, loud: loudSiblings))
@@ -126,6 +143,9 @@ struct ExplorationDriver {
             timedFromAWindow = timedFromAWindow || outcome.timedFromAWindow
             // Depth first, the next run's prefix follows from this run, failing or not.
             if case .exhaustive = strategy.mode { orderingsRemain = advanceDepthFirst(after: outcome) }
+            if runs % Self.progressInterval == 0, runs < iterations, orderingsRemain, outcome.error == nil {
+                progress = progressLine(after: outcome)
+            }
             if outcome.error != nil {
                 failedRun = runs
                 startShrinking(outcome)
@@ -136,6 +156,8 @@ struct ExplorationDriver {
             }
         case .shrinking(let position):
             shrinkingLeft -= 1
+            shrinkingRuns += 1
+            if outcome.error != nil { shrinkingFailures += 1 }
             if let unshrunk = failing, unshrunk.deviations == nil, let described = outcome.deviations,
                 outcome.alternatives.contains(where: { $0.choice == position }),
                 outcome.choices.prefix(position) == unshrunk.choices.prefix(position),
@@ -159,6 +181,8 @@ struct ExplorationDriver {
             }
             moveShrinking(below: min(position, failing?.choices.count ?? 0))
         case .describing:
+            shrinkingRuns += 1
+            if outcome.error != nil { shrinkingFailures += 1 }
             // The same schedule fails the same way in a deterministic body; a body that does not is told so.
             let described =
                 outcome.failureKind == failing?.failureKind
@@ -172,6 +196,37 @@ struct ExplorationDriver {
     /// What the exploration found.
     var report: ExplorationReport {
         ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering && !timedFromAWindow, failures: found)
+    }
+
+    /// The progress line due after the last run, if any, once: a long exploration says every
+    /// ``progressInterval`` runs how far it has come, and, depth first, whether the space left is still growing.
+    mutating func takeProgress() -> String? {
+        defer { progress = nil }
+        return progress
+    }
+
+    private mutating func progressLine(after outcome: Outcome) -> String {
+        let failures = found.count
+        let found = failures == 0 ? "no failure yet" : "\(failures) failure\(failures == 1 ? "" : "s")"
+        var line = "ExecTesting: exploration (\(strategy), seed \(seed)): \(runs) of up to \(iterations) runs, \(found)"
+        if case .exhaustive = strategy.mode {
+            // Each untried sibling along the last run's path is a subtree of orderings still to run.
+            let left = outcome.choices.indices.reduce(0) { sum, depth in
+                let asleep = depth < outcome.asleep.count ? outcome.asleep[depth] : []
+                let next = outcome.choices[depth] + 1
+                return sum + (next..<max(next, outcome.candidateCounts[depth])).count { !asleep.contains($0) }
+            }
+            let trend =
+                branchesAtLastProgress.map { previous in
+                    left > previous
+                        ? " (\(previous) at the last line: still growing)" : " (\(previous) at the last line)"
+                } ?? ""
+            line += "; \(left) branches left untried on the path of the last run\(trend)"
+            branchesAtLastProgress = left
+        }
+        return line
+            + ". To cut the space: declare queues that share nothing independent, observe less (see "
+            + "FindingOrderingBugs, \"Cutting the space\")."
     }
 
     /// Moves depth first to the next ordering after `outcome`'s: the deepest choice that has a next sibling not asleep
@@ -212,10 +267,13 @@ struct ExplorationDriver {
                 ExplorationFailure(
                     strategy: strategy.description, seed: seed, run: failedRun,
                     schedule: WorkOrdering.spell(failing.choices), error: failing.error ?? "",
-                    departures: (failing.deviations ?? []).map(\.description)))
+                    departures: (failing.deviations ?? []).map(\.description), shrinkingRuns: shrinkingRuns,
+                    shrinkingFailures: shrinkingFailures))
         }
         failing = nil
         shrinkingLeft = Self.shrinkingBudget
+        shrinkingRuns = 0
+        shrinkingFailures = 0
         let replays = if case .replay = strategy.mode { true } else { false }
         phase = found.count < failureLimit && runs < iterations && orderingsRemain && !replays ? .exploring : .done
     }

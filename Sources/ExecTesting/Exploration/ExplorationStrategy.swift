@@ -18,12 +18,13 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
 
     let mode: Mode
 
-    /// A uniformly random choice at each point (``WorkOrdering/random(seed:)``); run `i` uses seed `seed + i`.
-    /// <!-- G-explore-random -->
+    /// A uniformly random choice at each point (``WorkOrdering/random(seed:)``). Run 1 is the fixed order; run `i`
+    /// after it, counting from 1, uses seed `seed + i - 1`. <!-- G-explore-random G-explore-fixed-order-first -->
     public static let random = ExplorationStrategy(mode: .random)
 
     /// Probabilistic concurrency testing with bug depth `depth` (``WorkOrdering/pct(seed:depth:expectedSteps:)``,
-    /// which states its guarantee); run `i` uses seed `seed + i`. <!-- G-explore-pct -->
+    /// which states its guarantee). Run 1 is the fixed order; run `i` after it, counting from 1, uses seed
+    /// `seed + i - 1`. <!-- G-explore-pct G-explore-fixed-order-first -->
     ///
     /// - Precondition: `depth` and `expectedSteps` are at least 1; otherwise the program stops with a message.
     public static func pct(depth: Int = 3, expectedSteps: Int = 100) -> ExplorationStrategy {
@@ -112,19 +113,36 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     /// Each choice of ``schedule`` that departs from the fixed order, in words: which work ran before which, where
     /// each was scheduled (when the coordinator records call sites). <!-- G-explore-shrinks -->
     public let departures: [String]
+    /// How many runs the exploration made after finding this failure, to shrink its schedule (and to describe it):
+    /// they are not counted in ``ExplorationReport/runs``.
+    public let shrinkingRuns: Int
+    /// How many of the ``shrinkingRuns`` failed too. In a Swift Testing test, each failing run's own issues (the
+    /// `#expect` that failed) show as known issues; the exploration's report is the one real issue.
+    /// <!-- G-explore-report-counts -->
+    public let shrinkingFailures: Int
 
-    /// The report a failing exploration gives: where the run is, how to replay it, and its departures in words.
+    /// The report a failing exploration gives: where the run is, how to replay it, and its departures in words. A
+    /// failure that needs no departure is reported as the fixed order's, which is run 1 of every strategy.
+    /// <!-- G-explore-fixed-order-first -->
     public var description: String {
-        var lines = [
-            "ExecTesting: exploration (\(strategy), seed \(seed)) failed at run \(run): \(error)",
-            "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")), "
-                + "with the same hopLatency and hopLatencySpread.",
-        ]
-        if departures.isEmpty {
-            lines.append("It fails in the fixed order too: no departure from it is needed.")
+        let failed = run == 1 && schedule.isEmpty ? "failed in the fixed order (run 1)" : "failed at run \(run)"
+        var lines = ["ExecTesting: exploration (\(strategy), seed \(seed)) \(failed): \(error)"]
+        if schedule.isEmpty {
+            lines.append(
+                "It needs no departure from the fixed order: a plain TestCoordinator() runs this order and fails the "
+                    + "same way.")
         } else {
+            lines.append(
+                "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")), "
+                    + "with the same hopLatency and hopLatencySpread.")
             lines.append("Departures from the fixed order (deadline, then scheduling order), after shrinking:")
             lines += departures.map { "  - \($0)" }
+        }
+        if shrinkingRuns > 0 {
+            let again = shrinkingFailures == 1 ? "1 failed again" : "\(shrinkingFailures) failed again"
+            lines.append(
+                "Shrinking took \(shrinkingRuns) more run\(shrinkingRuns == 1 ? "" : "s") (\(again)); a failing run's "
+                    + "own issues show as known issues, and this report is the exploration's one issue.")
         }
         return lines.joined(separator: "\n")
     }

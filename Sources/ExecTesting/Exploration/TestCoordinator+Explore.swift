@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import Dispatch
+import ExecDispatch
 
 extension TestCoordinator {
     /// Runs `body` many times, each time on a fresh coordinator whose work runs in another of the orders ExecKit
@@ -62,6 +63,10 @@ extension TestCoordinator {
     ///   - fileID: Where a failure is recorded; defaults to the caller's file.
     ///   - line: Where a failure is recorded; defaults to the caller's line.
     ///   - reportFailure: Receives the failure's description; `nil` reports it as described above.
+    ///   - reportProgress: Receives a progress line every 10,000 runs of a longer exploration: the runs so far, the
+    ///     failures found, and for ``ExplorationStrategy/exhaustive`` how many branches are left untried on the last
+    ///     run's path, and whether that number is still growing; `nil` writes it to standard error.
+    ///     <!-- G-explore-progress -->
     ///   - body: The test, given the run's coordinator; it makes its objects anew from it each time.
     /// - Returns: How many runs were made, whether they covered every ordering (``ExplorationStrategy/exhaustive``),
     ///   and the failure, if any.
@@ -81,7 +86,8 @@ extension TestCoordinator {
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ body: (TestCoordinator) throws -> Void,
-        reportFailure: ((String) -> Void)? = nil
+        reportFailure: ((String) -> Void)? = nil,
+        reportProgress: ((String) -> Void)? = nil
     ) -> ExplorationReport {
         var driver = ExplorationDriver(
             strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit, failureLimit: failureLimit)
@@ -91,11 +97,12 @@ extension TestCoordinator {
                 ordering: ordering, stepLimit: stepLimit)
             let failure = RunFailure.capture { try body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
+            if let progress = driver.takeProgress() { Self.report(progress: progress, to: reportProgress) }
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:failureLimit:fileID:line:_:reportFailure:)``
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:failureLimit:fileID:line:_:reportFailure:reportProgress:)``
     /// for a body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
     /// actor (`isolation`), so a `@MainActor` test may call it. A body that does not await takes the synchronous
     /// form, in an async test too.
@@ -113,7 +120,8 @@ extension TestCoordinator {
         line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (TestCoordinator) async throws -> Void,
-        reportFailure: ((String) -> Void)? = nil
+        reportFailure: ((String) -> Void)? = nil,
+        reportProgress: ((String) -> Void)? = nil
     ) async -> ExplorationReport {
         var driver = ExplorationDriver(
             strategy: strategy, seed: seed, iterations: iterations, stepLimit: stepLimit, failureLimit: failureLimit)
@@ -123,6 +131,7 @@ extension TestCoordinator {
                 ordering: ordering, stepLimit: stepLimit)
             let failure = await RunFailure.capture(isolation: isolation) { try await body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
+            if let progress = driver.takeProgress() { Self.report(progress: progress, to: reportProgress) }
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
@@ -184,6 +193,12 @@ extension TestCoordinator {
             hung = storage.isIdle ? launchedTasks.unfinished : []
         }
         return hung
+    }
+
+    /// Gives a progress line to `reportProgress`, or, by default, writes it to standard error.
+    private static func report(progress: String, to reportProgress: ((String) -> Void)?) {
+        if let reportProgress { return reportProgress(progress) }
+        StandardError.write(progress + "\n")
     }
 
     private static func report(
