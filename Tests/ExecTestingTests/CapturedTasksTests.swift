@@ -200,6 +200,89 @@ extension CapturedTasksTests {
     #endif
 }
 
+extension CapturedTasksTests {
+    /// A captured task left waiting on a continuation nobody resumes, once nothing is pending: the exploration's run
+    /// fails as a hang naming the `withTasksCaptured` line, whichever strategy; the fixed one is run 1.
+    // Guarantees: G-virtual-captured-tasks-hang
+    @Test func aCapturedTaskLeftWaitingFailsTheRunAsAHangNamingTheCall() throws {
+        let waiting = LockedBox<[CheckedContinuation<Void, Never>]>([])
+        let captureLine = Shared(0)
+        let report = TestCoordinator.explore(.random, iterations: 10) { coordinator in
+            captureLine.value = #line + 1
+            coordinator.withTasksCaptured {
+                Task { await withCheckedContinuation { continuation in waiting.withLock { $0.append(continuation) } } }
+                coordinator.runUntilIdle()
+            }
+        } reportFailure: { _ in
+        }
+        waiting.withLock { continuations in for continuation in continuations { continuation.resume() } }
+        let failure = try #require(report.failure)
+        #expect(failure.run == 1)
+        #expect(failure.error.hasPrefix("hang: nothing is pending, and a task started inside withTasksCaptured"))
+        #expect(failure.error.contains("CapturedTasksTests.swift:\(captureLine.value)"), "\(failure.error)")
+    }
+
+    /// Tasks that finished are no hang, their `Task` handles held or not; `assertNoPendingWork` says nothing.
+    // Guarantees: G-virtual-captured-tasks-hang
+    @Test func finishedCapturedTasksAreNoHangWhetherOrNotTheirHandlesAreHeld() async {
+        let coordinator = TestCoordinator()
+        var handles: [Task<Int, Never>] = []
+        coordinator.withTasksCaptured {
+            handles.append(Task { 1 })
+            Task { _ = 2 }
+            coordinator.runUntilIdle()
+        }
+        let reports = LockedBox<[String]>([])
+        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+        #expect(reports.withLock { $0 }.isEmpty)
+        #expect(await handles[0].value == 1)
+    }
+
+    /// Outside an exploration, `assertNoPendingWork` at the end of the test reports the waiting task as a hang, with
+    /// the line of the `withTasksCaptured` call; once the task has finished, nothing.
+    // Guarantees: G-virtual-captured-tasks-hang
+    @Test func assertNoPendingWorkReportsACapturedTaskLeftWaiting() {
+        let coordinator = TestCoordinator()
+        let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        let captureLine = #line + 1
+        coordinator.withTasksCaptured {
+            Task {
+                await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
+                finished.signal()
+            }
+            coordinator.runUntilIdle()
+        }
+        let reports = LockedBox<[String]>([])
+        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+        #expect(reports.withLock { $0 }.count == 1)
+        #expect(
+            reports.withLock { $0 }.first?.contains(
+                "a task started inside withTasksCaptured never finished (the call at "
+                    + "CapturedTasksTests.swift:\(captureLine))") == true, "\(reports.withLock { $0 })")
+        waiting.withLock { $0?.resume() }  // resumed from here: the task goes on on Swift's executor
+        #expect(finished.wait(timeout: .now() + 30) == .success)
+        reports.withLock { $0.removeAll() }
+        // The task ends just after its signal: the check's grace covers the gap.
+        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+        #expect(reports.withLock { $0 }.isEmpty, "the task finished: no hang")
+    }
+
+    /// A real `Task.sleep` shorter than the 0.2 s grace is waited for, not reported: the task finishes on Swift's
+    /// executor (the runtime's sleep is outside every hook).
+    // Guarantees: G-virtual-captured-tasks-hang
+    @Test func aShortRealSleepInACapturedTaskIsWaitedForNotReported() {
+        let coordinator = TestCoordinator()
+        coordinator.withTasksCaptured {
+            Task { try? await Task.sleep(for: .milliseconds(20)) }
+            coordinator.runUntilIdle()
+        }
+        let reports = LockedBox<[String]>([])
+        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+        #expect(reports.withLock { $0 }.isEmpty, "\(reports.withLock { $0 })")
+    }
+}
+
 /// The runtime's global-enqueue hook, as a test that installs its own sees it.
 private enum HookVariable {
     typealias Original = @convention(thin) (UnownedJob) -> Void

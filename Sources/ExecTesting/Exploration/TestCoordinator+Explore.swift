@@ -142,17 +142,9 @@ extension TestCoordinator {
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
         // A run that failed as a deadlock or livelock is not also checked for hung tasks (nor waited on for them).
-        let hung = storage.deadlock == nil && storage.livelock == nil ? hungTasks() : []
-        if !hung.isEmpty {
-            let tasks = hung.map { origin in "a task started" + (origin?.callSite.map { " at \($0)" } ?? "") }
-            failures.append(
-                RunFailure.Found(
-                    message: "hang: nothing is pending, and \(hung.count) task\(hung.count == 1 ? "" : "s") started "
-                        + "with coordinator.task never finished (\(tasks.joined(separator: "; "))). A task waiting for "
-                        + "a continuation that is never resumed, for a task that waits for it, or for work outside the "
-                        + "coordinator ends this way; cancel a task meant to outlive the run, and run the coordinator, "
-                        + "before the body returns",
-                    kind: "a hang"))
+        let hung = storage.deadlock == nil && storage.livelock == nil ? hungTasks() : HungTasks()
+        if let message = hung.message {
+            failures.append(RunFailure.Found(message: "hang: " + message, kind: "a hang"))
         }
         if let deadlock = storage.deadlock {
             failures.insert(
@@ -176,23 +168,6 @@ extension TestCoordinator {
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
             deviations: made.map { $0.deviations } ?? [], alternatives: made?.alternatives ?? [],
             timedFromAWindow: storage.timedFromAWindow)
-    }
-
-    /// The tasks started with ``task(priority:_:)->Task<Success,Error>`` that have not finished although nothing is
-    /// pending, or none. A task still in flight outside the coordinator (on an actor of Swift's, on `MainActor`, or
-    /// moved to a real executor by a discard) finishes or brings work back soon: such tasks get up to 0.2 s of real
-    /// time to do so before they count as hung. A run with no hung task pays nothing for it.
-    private func hungTasks() -> [RecordedCallSite?] {
-        var hung = storage.isIdle ? launchedTasks.unfinished : []
-        guard !hung.isEmpty else { return [] }
-        let pause = DispatchSemaphore(value: 0)  // never signalled: each wait is a 1 ms pause
-        var waited = 0
-        while !hung.isEmpty && waited < 200 {
-            _ = pause.wait(timeout: .now() + .milliseconds(1))
-            waited += 1
-            hung = storage.isIdle ? launchedTasks.unfinished : []
-        }
-        return hung
     }
 
     /// Gives a progress line to `reportProgress`, or, by default, writes it to standard error.

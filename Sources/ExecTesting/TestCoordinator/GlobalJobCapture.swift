@@ -34,8 +34,9 @@ enum GlobalJobCapture {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
-    /// The coordinator whose body is running in this task (see ``TestCoordinator/withTasksCaptured(_:)``).
-    @TaskLocal static var bodyTarget: CaptureTarget?
+    /// The ticket of the `withTasksCaptured` body running in this task, or that started it (see
+    /// ``TestCoordinator/withTasksCaptured(_:)``): it names the coordinator its jobs go to.
+    @TaskLocal static var bodyTicket: CaptureTicket?
 
     /// The address of the runtime's hook variable (kept as a number: an address is not `Sendable`), or 0 where the
     /// runtime does not export it.
@@ -107,7 +108,7 @@ enum GlobalJobCapture {
             if raw == noCapture { return nil }
             return Unmanaged<CaptureTarget>.fromOpaque(raw).takeUnretainedValue()
         }
-        return bodyTarget
+        return bodyTicket?.target
     }
 
     /// The thread's capture target while ``enqueueUncaptured(_:)`` runs: none, whatever the task says.
@@ -128,6 +129,16 @@ enum GlobalJobCapture {
         defer { _ = execkit_exchange_job_capture_target(previous) }
         return try withExtendedLifetime(target) { try body() }
     }
+}
+
+/// What the tasks started inside one ``TestCoordinator/withTasksCaptured(_:)`` call carry, as the task-local value
+/// ``GlobalJobCapture/bodyTicket``: a task copies its creator's task-local values when it starts and releases them when
+/// it finishes (whoever still holds its `Task`), so the ticket lives exactly as long as one of those tasks has not
+/// finished, and the coordinator, which holds it weakly, knows when one is left waiting.
+final class CaptureTicket: Sendable {
+    let target: CaptureTarget
+
+    init(target: CaptureTarget) { self.target = target }
 }
 
 /// Where a capturing coordinator's global jobs go: its ``TestCoordinator/global`` queue, run with its task executor.

@@ -3,10 +3,18 @@
 import ExecMutex
 
 /// The tasks a coordinator started with `task(priority:_:)` that have not finished, each with where it was started
-/// (when the coordinator records call sites): what an exploration reports as a hang when a run ends with nothing
-/// pending and some of them still waiting.
+/// (when the coordinator records call sites), and the ``TestCoordinator/withTasksCaptured(_:)`` calls some of whose
+/// tasks have not: what an exploration, and `assertNoPendingWork`, report as a hang when nothing is pending and some
+/// of them are still waiting.
 final class LaunchedTasks: Sendable {
     private let table = LockedBox<(next: UInt64, unfinished: [UInt64: RecordedCallSite?])>((0, [:]))
+    /// Each `withTasksCaptured` call's ticket, held weakly: alive while a task started inside it has not finished.
+    private let captures = LockedBox<[CaptureRecord]>([])
+
+    private struct CaptureRecord: @unchecked Sendable {  // read and written under `captures`' lock only
+        weak var ticket: CaptureTicket?
+        let origin: RecordedCallSite?
+    }
 
     /// Records a task about to start; returns what ``finished(_:)`` takes.
     func started(at origin: RecordedCallSite?) -> UInt64 {
@@ -20,6 +28,19 @@ final class LaunchedTasks: Sendable {
     /// Records that the task `id` names has returned or thrown.
     func finished(_ id: UInt64) {
         _ = table.withLock { $0.unfinished.removeValue(forKey: id) }
+    }
+
+    /// Records a `withTasksCaptured` call made at `origin`, whose tasks carry `ticket` until they finish.
+    func captured(_ ticket: CaptureTicket, at origin: RecordedCallSite?) {
+        captures.withLock { $0.append(CaptureRecord(ticket: ticket, origin: origin)) }
+    }
+
+    /// Where each `withTasksCaptured` call some of whose tasks have not finished was made, in call order.
+    var unfinishedCaptures: [RecordedCallSite?] {
+        captures.withLock { records in
+            records.removeAll { $0.ticket == nil }
+            return records.map(\.origin)
+        }
     }
 
     /// Where each unfinished task was started, in start order; `nil` entries for tasks whose start was not recorded.

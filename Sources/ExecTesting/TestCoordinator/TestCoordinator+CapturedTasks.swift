@@ -28,12 +28,27 @@ extension TestCoordinator {
     ///   test, call this form; start tasks inside, run the coordinator, and read their results after it returns.
     /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor. A captured task woken by
     ///   something outside the coordinator (a real `Task.sleep`, a continuation resumed from a real queue) goes on on
-    ///   Swift's executor: put sleeps on ``clock``. A task that is still waiting when `body` returns is not reported
-    ///   as hung. Where the runtime does not export its hook, nothing is captured (``capturesTasks`` says which).
+    ///   Swift's executor: put sleeps on ``clock``. Where the runtime does not export its hook, nothing is captured
+    ///   (``capturesTasks`` says which).
+    /// - Hangs: a task started inside `body` (or by such a task) that is still waiting once nothing is pending, and
+    ///   still after 0.2 s of real time, is reported as a hang naming the line of this call: by an exploration, as
+    ///   the run's failure, and by ``assertNoPendingWork(fileID:line:reportFailure:)``. Its `Task` handle may be held
+    ///   or not: a task releases what it carries when it finishes. A real `Task.sleep` longer than that grace is
+    ///   reported too: the runtime sleeps outside every hook, so it stays real, and only ``clock`` puts a sleep in
+    ///   virtual time. <!-- G-virtual-captured-tasks-hang -->
     public func withTasksCaptured<Return>(_ body: () throws -> Return) rethrows -> Return {
         storage.beginCapturing(CaptureTarget(executor: globalExecutor))
         defer { storage.endCapturing() }
-        return try GlobalJobCapture.$bodyTarget.withValue(storage.captureTarget) { try body() }
+        return try GlobalJobCapture.$bodyTicket.withValue(newCaptureTicket()) { try body() }
+    }
+
+    /// A ticket for one `withTasksCaptured` call, recorded (weakly) with where the call was made (the first frame
+    /// outside ExecKit's modules: the caller's line).
+    private func newCaptureTicket() -> CaptureTicket? {
+        guard let target = storage.captureTarget else { return nil }
+        let ticket = CaptureTicket(target: target)
+        launchedTasks.captured(ticket, at: storage.captureOrigin())
+        return ticket
     }
 
     /// Whether ``withTasksCaptured(_:)`` can capture jobs here: the Swift runtime exports the hook it needs.

@@ -14,7 +14,10 @@ extension TestCoordinator {
     public var isIdle: Bool { storage.isIdle }
 
     /// Reports a failure when work is still pending: call it at the end of a test (a `defer`, or a suite's `deinit`)
-    /// to prove the test left no timer running, no sleep waiting and no block unrun.
+    /// to prove the test left no timer running, no sleep waiting and no block unrun. With nothing pending, it reports
+    /// a hang instead when a task started with ``task(priority:_:)->Task<Success,Error>``, or inside
+    /// ``withTasksCaptured(_:)``, is still waiting after 0.2 s of real time: nothing the coordinator holds will wake it
+    /// (a continuation never resumed, say). <!-- G-virtual-captured-tasks-hang -->
     ///
     /// The message lists each pending item with the source line that scheduled it, such as
     /// `timer on "main", due at 1.0 s (#1), scheduled at SearchTests.swift:42` (see ``PendingWork/callSite``).
@@ -40,7 +43,16 @@ extension TestCoordinator {
         line: UInt = #line,
         reportFailure: ((String) -> Void)? = nil
     ) {
-        reportPendingWork(fileID: fileID, line: line, reason: "still pending", reportFailure: reportFailure)
+        if !isIdle {
+            return reportPendingWork(fileID: fileID, line: line, reason: "still pending", reportFailure: reportFailure)
+        }
+        guard let hung = hungTasks().message else { return }
+        let message = "ExecTesting: a hang at \(fileID):\(line): \(hung)."
+        if let reportFailure {
+            reportFailure(message)
+        } else {
+            FailureReport.report(message, fileID: fileID, line: line)
+        }
     }
 
     /// Reports the pending work, if any, through `reportFailure`: `reason`, where and when, then one line per item.
