@@ -268,6 +268,21 @@ extension CapturedTasksTests {
         #expect(reports.withLock { $0 }.isEmpty, "the task finished: no hang")
     }
 
+    /// What users see of a main-actor task inside `withTasksCaptured`: it is not captured (Swift 6.3's runtime
+    /// enqueues main-actor jobs past its main-executor hook, which does not fire), so it runs on the real main actor
+    /// with nothing run on the coordinator, which stays idle. If a runtime ever routes them through the hook, this
+    /// test says so, and main-actor jobs can be captured too.
+    // Guarantees: G-virtual-captured-tasks
+    @Test func aMainActorTaskIsNotCapturedAndRunsOnTheRealMainActor() {
+        let coordinator = TestCoordinator()
+        let ran = DispatchSemaphore(value: 0)
+        coordinator.withTasksCaptured {
+            Task { @MainActor in ran.signal() }
+            #expect(coordinator.isIdle, "a main-actor job was captured")
+            #expect(ran.wait(timeout: .now() + 30) == .success, "it ran without the coordinator")
+        }
+    }
+
     /// A real `Task.sleep` shorter than the 0.2 s grace is waited for, not reported: the task finishes on Swift's
     /// executor (the runtime's sleep is outside every hook).
     // Guarantees: G-virtual-captured-tasks-hang

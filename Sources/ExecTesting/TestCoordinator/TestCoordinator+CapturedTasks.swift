@@ -26,7 +26,8 @@ extension TestCoordinator {
     /// - Synchronous: `body` does not await. An awaiting body's own jobs would belong to the coordinator too (a hop to
     ///   an actor, a `Task.yield()`), and only the body runs the coordinator: it would wait for ever. From an `async`
     ///   test, call this form; start tasks inside, run the coordinator, and read their results after it returns.
-    /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor. A captured task woken by
+    /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor: Swift 6.3's runtime enqueues
+    ///   them past its main-executor hook, which never fires for them. A captured task woken by
     ///   something outside the coordinator (a real `Task.sleep`, a continuation resumed from a real queue) goes on on
     ///   Swift's executor: put sleeps on ``clock``. Where the runtime does not export its hook, nothing is captured
     ///   (``capturesTasks`` says which).
