@@ -117,17 +117,21 @@ extension Exec {
     ///   ``ExecutionType/mutex`` or ``ExecutionType/concurrentAsync`` are wrapped: `invoke` asks the context's
     ///   `isCurrent`, then runs the block or calls the context's `invoke` (a mutex still waits from outside).
     /// - Contexts that already run inline when inside are returned unchanged: ``direct``, ``main``, immediate and
-    ///   conditional ones. So are the global-queue cases, whose ``isCurrent`` is always `false`: no caller is ever
-    ///   known to be inside one, so their blocks always hop.
+    ///   conditional ones, a ``MutexContext`` (re-entrant), and a context this call made. So are the global-queue
+    ///   cases, whose ``isCurrent`` is always `false`: no caller is ever known to be inside one, so their blocks always
+    ///   hop.
     ///
-    /// When inline is safe: the caller holds the context's exclusion, so the block runs alone as it would after a hop.
-    /// But it runs now, before blocks already queued there, and inside the caller's own block, whose state may be half
-    /// updated: use it for work that is ordered only against the caller (a callback that completes the caller's
-    /// request), not for work that must follow what is already queued; ``invokeAsync(_:)`` keeps that order.
+    /// "Inside" is the context's ``isCurrent``: a context of your own that keeps the default (`false`) never runs a
+    /// block inline this way. When inline is safe: inside a serial context the caller holds its exclusion, so the
+    /// block runs alone as it would after a hop (inside a concurrent one, it runs on a thread of it, as it might after
+    /// a hop). But it runs now, before blocks already queued there, and inside the caller's own block, whose state may
+    /// be half updated: use it for work that is ordered only against the caller (a callback that completes the
+    /// caller's request), not for work that must follow what is already queued; ``invokeAsync(_:)`` keeps that order.
     /// <!-- G-inline-when-current-order -->
     ///
-    /// - Cost: one ``isCurrent`` per call (a thread-local read, plus two queue-specific look-ups for a `.queue`), and
-    ///   for a wrapped context an existential call; inline, no allocation.
+    /// - Cost: one ``isCurrent`` per `invoke`, `invokeAndWait` or `invokeSync` call (for a `.queue`, a thread-local
+    ///   read and two queue-specific look-ups), and for a wrapped context an existential call.
+    ///   <!-- G-inline-when-current-cost -->
     public func inlineWhenCurrent() -> Exec {
         switch self {
         case .direct, .main: return self
@@ -140,6 +144,8 @@ extension Exec {
             case .mutex, .concurrentAsync: return .custom(ForwardingContext(wrapping: self, .inlineWhenCurrent))
             }
         case .custom(let context):
+            if context is MutexContext { return self }
+            if let derived = context as? ForwardingContext, derived.invocation == .inlineWhenCurrent { return self }
             switch context.type {
             case .immediate, .conditionallyAsync: return self
             case .mutex, .serialAsync, .concurrentAsync:

@@ -127,6 +127,40 @@ import Darwin
         }
     }
 
+    /// The cost the doc states: one `isCurrent` per call; a second `inlineWhenCurrent()` adds no layer, and a
+    /// `MutexContext`, re-entrant already, comes back unchanged.
+    // Guarantees: G-inline-when-current-cost, G-inline-when-current
+    @Test func eachCallAsksIsCurrentOnceAndASecondCallAddsNoLayer() {
+        let counting = IsCurrentCountingContext()
+        let derived = Exec.custom(counting).inlineWhenCurrent()
+        derived.invoke {}
+        #expect(counting.asked.withLock { $0 } == 1, "invoke")
+        derived.invokeAndWait {}
+        #expect(counting.asked.withLock { $0 } == 2, "invokeAndWait")
+        #expect(derived.invokeSync { 3 } == 3)
+        #expect(counting.asked.withLock { $0 } == 3, "invokeSync")
+        derived.inlineWhenCurrent().invoke {}
+        #expect(counting.asked.withLock { $0 } == 4, "a second inlineWhenCurrent() asks once, as the first")
+        let mutex = MutexContext()
+        if case .custom(let same) = Exec.custom(mutex).inlineWhenCurrent() {
+            #expect(same as AnyObject === mutex)
+        } else {
+            Issue.record("a MutexContext was not returned as it was")
+        }
+    }
+
+    /// `isReentrant` is `true` only where a nested call runs inline: inside, by the context's own `isCurrent`.
+    /// Outside, or for a context of the user's whose `isCurrent` keeps the default `false`, it is the context's own.
+    // Guarantees: G-inline-when-current
+    @Test func isReentrantIsTheContextsOwnAnswerWhereIsCurrentCannotTell() {
+        let mutex = Kind.userMutexContext.make()
+        let derived = mutex.inlineWhenCurrent()
+        #expect(!derived.isReentrant, "outside a mutex: its own answer")
+        #expect(mutex.invokeSync { derived.isReentrant }, "inside: a nested call runs inline")
+        let blind = Exec.custom(BlindMutexContext()).inlineWhenCurrent()
+        #expect(!blind.isReentrant, "no isCurrent, no inline: not re-entrant")
+    }
+
     /// The order the doc warns of: inline runs before blocks already queued; `invokeAsync` keeps their order.
     // Guarantees: G-inline-when-current-order
     @Test func anInlineBlockRunsBeforeBlocksAlreadyQueued() {
@@ -176,4 +210,29 @@ private final class CountingContext: ExecutionContext {
     func invoke(_ execute: @escaping @Sendable () -> Void) { execute() }
     func invokeAsync(_ execute: @escaping @Sendable () -> Void) { DispatchQueue.global().async(execute: execute) }
     func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { execute() }
+}
+
+/// A serial context of the user's that counts how often its `isCurrent` is asked (it is never inside).
+private final class IsCurrentCountingContext: ExecutionContext {
+    let asked = LockedBox(0)
+    let queue = DispatchQueue(label: "IsCurrentCountingContext")
+
+    var type: ExecutionType { .serialAsync }
+    var isCurrent: Bool {
+        asked.withLock { $0 += 1 }
+        return false
+    }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
+}
+
+/// A mutex of the user's that keeps the default `isCurrent` (`false`): it cannot say when a caller is inside.
+private struct BlindMutexContext: ExecutionContext {
+    let queue = DispatchQueue(label: "BlindMutexContext")
+
+    var type: ExecutionType { .mutex }
+    func invoke(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
+    func invokeAsync(_ execute: @escaping @Sendable () -> Void) { queue.async(execute: execute) }
+    func invokeAndWait(_ execute: @escaping @Sendable () -> Void) { queue.sync(execute: execute) }
 }

@@ -239,33 +239,50 @@ extension CapturedTasksTests {
     }
 
     /// Outside an exploration, `assertNoPendingWork` at the end of the test reports the waiting task as a hang, with
-    /// the line of the `withTasksCaptured` call; once the task has finished, nothing.
+    /// the line of the `withTasksCaptured` call; once the task has finished, nothing. Async, with the checks on a
+    /// Dispatch thread: no thread of Swift's pool is blocked while the task needs one to go on.
     // Guarantees: G-virtual-captured-tasks-hang
-    @Test func assertNoPendingWorkReportsACapturedTaskLeftWaiting() {
+    @Test func assertNoPendingWorkReportsACapturedTaskLeftWaiting() async {
         let coordinator = TestCoordinator()
         let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
-        let finished = DispatchSemaphore(value: 0)
         let captureLine = #line + 1
-        coordinator.withTasksCaptured {
-            Task {
-                await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
-                finished.signal()
-            }
+        let task = coordinator.withTasksCaptured {
+            let task = Task { await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } } }
             coordinator.runUntilIdle()
+            return task
         }
-        let reports = LockedBox<[String]>([])
-        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
-        #expect(reports.withLock { $0 }.count == 1)
+        let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
+        #expect(reports.count == 1)
         #expect(
-            reports.withLock { $0 }.first?.contains(
+            reports.first?.contains(
                 "a task started inside withTasksCaptured never finished (the call at "
-                    + "CapturedTasksTests.swift:\(captureLine))") == true, "\(reports.withLock { $0 })")
+                    + "CapturedTasksTests.swift:\(captureLine))") == true, "\(reports)")
         waiting.withLock { $0?.resume() }  // resumed from here: the task goes on on Swift's executor
-        #expect(finished.wait(timeout: .now() + 30) == .success)
-        reports.withLock { $0.removeAll() }
-        // The task ends just after its signal: the check's grace covers the gap.
-        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
-        #expect(reports.withLock { $0 }.isEmpty, "the task finished: no hang")
+        await task.value
+        #expect(await Self.assertNoPendingWorkOffThePool(coordinator).isEmpty, "the task finished: no hang")
+    }
+
+    /// `assertNoPendingWork` inside the `withTasksCaptured` body reports no hang: the call's own binding holds what
+    /// its tasks carry until it returns.
+    // Guarantees: G-virtual-captured-tasks-hang
+    @Test func assertNoPendingWorkInsideTheBodyIsNoHang() {
+        let coordinator = TestCoordinator()
+        let reports = LockedBox<[String]>([])
+        coordinator.withTasksCaptured {
+            coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+        }
+        #expect(reports.withLock { $0 }.isEmpty, "\(reports.withLock { $0 })")
+    }
+
+    /// `assertNoPendingWork`'s messages, from a Dispatch thread, so that its grace blocks none of Swift's threads.
+    static func assertNoPendingWorkOffThePool(_ coordinator: TestCoordinator) async -> [String] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let reports = LockedBox<[String]>([])
+                coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
+                continuation.resume(returning: reports.withLock { $0 })
+            }
+        }
     }
 
     /// What users see of a main-actor task inside `withTasksCaptured`: it is not captured (Swift 6.3's runtime
@@ -284,17 +301,26 @@ extension CapturedTasksTests {
     }
 
     /// A real `Task.sleep` shorter than the 0.2 s grace is waited for, not reported: the task finishes on Swift's
-    /// executor (the runtime's sleep is outside every hook).
+    /// executor (the runtime's sleep is outside every hook). The check starts once the sleep has, off Swift's pool.
     // Guarantees: G-virtual-captured-tasks-hang
-    @Test func aShortRealSleepInACapturedTaskIsWaitedForNotReported() {
+    @Test func aShortRealSleepInACapturedTaskIsWaitedForNotReported() async {
         let coordinator = TestCoordinator()
+        let sleeping = DispatchSemaphore(value: 0)
         coordinator.withTasksCaptured {
-            Task { try? await Task.sleep(for: .milliseconds(20)) }
+            Task {
+                sleeping.signal()
+                try? await Task.sleep(for: .milliseconds(1))
+            }
             coordinator.runUntilIdle()
         }
-        let reports = LockedBox<[String]>([])
-        coordinator.assertNoPendingWork { message in reports.withLock { $0.append(message) } }
-        #expect(reports.withLock { $0 }.isEmpty, "\(reports.withLock { $0 })")
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = sleeping.wait(timeout: .now() + 30)
+                continuation.resume()
+            }
+        }
+        let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
+        #expect(reports.isEmpty, "\(reports)")
     }
 }
 

@@ -47,7 +47,8 @@ enum OrderingBugExample: String, CaseIterable, Sendable, CustomStringConvertible
 struct StaleResult: Error {}
 
 @Suite struct FindingOrderingBugsFigures {
-    /// The 20 seeds, far enough apart that no two explorations share a run (run `i` uses `seed + i`).
+    /// The 20 seeds, far enough apart that no two explorations share a run (run 1 is the fixed order, and run `i`
+    /// after it uses `seed + i - 1`).
     static let seeds = (0..<20).map { UInt64($0) * 10_000 }
 
     /// For each seed, the run at which `strategy` first fails on `example`'s wrong version; `nil` for a seed whose

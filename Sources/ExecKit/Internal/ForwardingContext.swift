@@ -38,12 +38,12 @@ struct ForwardingContext: ExecutionContext {
 
     var isCurrent: Bool { wrapped.isCurrent }
 
-    /// For `alwaysAsync`, the wrapped context's answer (`invokeSync` is the wrapped context's); for
-    /// `inlineWhenCurrent`, `true`: a nested call runs inline.
+    /// The wrapped context's answer (`invokeSync` is the wrapped context's), and for `inlineWhenCurrent` also `true`
+    /// inside it, where a nested call runs inline; never `true` on the strength of an `isCurrent` that cannot tell.
     var isReentrant: Bool {
         switch invocation {
         case .alwaysAsync: return wrapped.isReentrant
-        case .inlineWhenCurrent: return true
+        case .inlineWhenCurrent: return wrapped.isReentrant || wrapped.isCurrent
         }
     }
 

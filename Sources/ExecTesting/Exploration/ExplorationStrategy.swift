@@ -122,15 +122,20 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
     public let shrinkingFailures: Int
 
     /// The report a failing exploration gives: where the run is, how to replay it, and its departures in words. A
-    /// failure that needs no departure is reported as the fixed order's, which is run 1 of every strategy.
-    /// <!-- G-explore-fixed-order-first -->
+    /// failure that needs no departure is reported as the fixed order's, which is run 1 of `random`, `pct` and
+    /// `exhaustive`. <!-- G-explore-fixed-order-first -->
     public var description: String {
-        let failed = run == 1 && schedule.isEmpty ? "failed in the fixed order (run 1)" : "failed at run \(run)"
+        let inFixedOrder = run == 1 && schedule.isEmpty
+        let failed = inFixedOrder ? "failed in the fixed order (run 1)" : "failed at run \(run)"
         var lines = ["ExecTesting: exploration (\(strategy), seed \(seed)) \(failed): \(error)"]
-        if schedule.isEmpty {
+        if inFixedOrder {
             lines.append(
-                "It needs no departure from the fixed order: a plain TestCoordinator() runs this order and fails the "
-                    + "same way.")
+                "It needs no departure from the fixed order: a plain TestCoordinator() with the same hopLatency and "
+                    + "hopLatencySpread runs this order and fails the same way.")
+        } else if schedule.isEmpty {
+            lines.append(
+                "Shrunk, it needs no departure from the fixed order, yet the fixed order passed in run 1: the body "
+                    + "depends on more than the order (real time, randomness, state kept from one run to the next).")
         } else {
             lines.append(
                 "Replay it with explore(.replay(\"\(schedule)\")) or TestCoordinator(ordering: .replay(\"\(schedule)\")), "
@@ -141,8 +146,9 @@ public struct ExplorationFailure: Error, Sendable, CustomStringConvertible {
         if shrinkingRuns > 0 {
             let again = shrinkingFailures == 1 ? "1 failed again" : "\(shrinkingFailures) failed again"
             lines.append(
-                "Shrinking took \(shrinkingRuns) more run\(shrinkingRuns == 1 ? "" : "s") (\(again)); a failing run's "
-                    + "own issues show as known issues, and this report is the exploration's one issue.")
+                "Shrinking took \(shrinkingRuns) more run\(shrinkingRuns == 1 ? "" : "s") (\(again)); in a Swift "
+                    + "Testing test, a failing run's own issues show as known issues, and this report is the one issue."
+            )
         }
         return lines.joined(separator: "\n")
     }

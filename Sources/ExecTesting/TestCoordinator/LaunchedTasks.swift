@@ -14,6 +14,8 @@ final class LaunchedTasks: Sendable {
     private struct CaptureRecord: @unchecked Sendable {  // read and written under `captures`' lock only
         weak var ticket: CaptureTicket?
         let origin: RecordedCallSite?
+        /// Whether the call is still running: its own binding holds the ticket then, whatever its tasks do.
+        var isRunning = true
     }
 
     /// Records a task about to start; returns what ``finished(_:)`` takes.
@@ -35,11 +37,19 @@ final class LaunchedTasks: Sendable {
         captures.withLock { $0.append(CaptureRecord(ticket: ticket, origin: origin)) }
     }
 
-    /// Where each `withTasksCaptured` call some of whose tasks have not finished was made, in call order.
+    /// Records that the `withTasksCaptured` call of `ticket` has returned: from now on, only its tasks hold `ticket`.
+    func captureReturned(_ ticket: CaptureTicket) {
+        captures.withLock { records in
+            for index in records.indices where records[index].ticket === ticket { records[index].isRunning = false }
+        }
+    }
+
+    /// Where each `withTasksCaptured` call that has returned, and some of whose tasks have not finished, was made, in
+    /// call order.
     var unfinishedCaptures: [RecordedCallSite?] {
         captures.withLock { records in
             records.removeAll { $0.ticket == nil }
-            return records.map(\.origin)
+            return records.filter { !$0.isRunning }.map(\.origin)
         }
     }
 

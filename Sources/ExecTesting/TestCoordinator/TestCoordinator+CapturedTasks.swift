@@ -31,16 +31,20 @@ extension TestCoordinator {
     ///   something outside the coordinator (a real `Task.sleep`, a continuation resumed from a real queue) goes on on
     ///   Swift's executor: put sleeps on ``clock``. Where the runtime does not export its hook, nothing is captured
     ///   (``capturesTasks`` says which).
-    /// - Hangs: a task started inside `body` (or by such a task) that is still waiting once nothing is pending, and
-    ///   still after 0.2 s of real time, is reported as a hang naming the line of this call: by an exploration, as
-    ///   the run's failure, and by ``assertNoPendingWork(fileID:line:reportFailure:)``. Its `Task` handle may be held
-    ///   or not: a task releases what it carries when it finishes. A real `Task.sleep` longer than that grace is
-    ///   reported too: the runtime sleeps outside every hook, so it stays real, and only ``clock`` puts a sleep in
-    ///   virtual time. <!-- G-virtual-captured-tasks-hang -->
+    /// - Hangs: once this call has returned, a task started inside `body` (or by such a task) that is still waiting
+    ///   once nothing is pending, and still after 0.2 s of real time, is reported as a hang naming the line of this
+    ///   call: by an exploration, as the run's failure, and by ``assertNoPendingWork(fileID:line:reportFailure:)``.
+    ///   Its `Task` handle may be held or not: a task releases what it carries when it finishes. A real `Task.sleep`
+    ///   longer than that grace is reported too: the runtime sleeps outside every hook, so it stays real, and only
+    ///   ``clock`` puts a sleep in virtual time. A main-actor task started inside counts too, though it is not
+    ///   captured: check from the main thread only once it has run. A `Task.detached` carries nothing of its
+    ///   creator's, so it is neither captured nor tracked. <!-- G-virtual-captured-tasks-hang -->
     public func withTasksCaptured<Return>(_ body: () throws -> Return) rethrows -> Return {
         storage.beginCapturing(CaptureTarget(executor: globalExecutor))
         defer { storage.endCapturing() }
-        return try GlobalJobCapture.$bodyTicket.withValue(newCaptureTicket()) { try body() }
+        let ticket = newCaptureTicket()
+        defer { if let ticket { launchedTasks.captureReturned(ticket) } }
+        return try GlobalJobCapture.$bodyTicket.withValue(ticket) { try body() }
     }
 
     /// A ticket for one `withTasksCaptured` call, recorded (weakly) with where the call was made (the first frame
