@@ -8,8 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 operation=$1 context=$2 n=${3:-20000} size=${4:-}
-swift build -c release --product InstructionCounts >/dev/null
-binary="$(swift build -c release --show-bin-path)/InstructionCounts"
+# check.sh builds once and names the binary: a build check per count would cost it about 1.5 s each, 2 minutes in all.
+if [ -z "${INSTRUCTION_COUNTS_BINARY:-}" ]; then
+    swift build -c release --product InstructionCounts >/dev/null
+fi
+binary="${INSTRUCTION_COUNTS_BINARY:-$(swift build -c release --show-bin-path)/InstructionCounts}"
 count() {
     local dir separate=no; dir=$(mktemp -d)
     [ -n "${THREAD1_ONLY:-}" ] && separate=yes
