@@ -51,7 +51,8 @@ GOALS = {
     "Exec.utility.invoke": (None, "base", "DispatchQueue.global(qos: .utility).async"),
     "Exec.default.invoke": (None, "base", "DispatchQueue.global(qos: .default).async"),
     "Exec.asyncQueue.invoke": (None, "base", "serial DispatchQueue.async"),
-    "Exec.syncQueue.invokeSync": (1.2, "base", "serial DispatchQueue.sync"),
+    # 1.29x in instructions since the main-queue wait watch (check.sh holds 1.3x): the wall-clock goal leaves room.
+    "Exec.syncQueue.invokeSync": (1.5, "base", "serial DispatchQueue.sync"),
     "PThreadMutex.normal.sync.uncontended": (1.25, "0", "pthread_mutex_lock+unlock"),
     "PThreadMutex.recursive.sync.uncontended": (1.25, "0", "recursive pthread_mutex_lock+unlock"),
     # 0.09x on a quiet run, 0.22x on a loaded one: the goal is the instruction row's limit (check.sh, 0.3).
