@@ -3,7 +3,7 @@
 // The stress suite: every asynchronous API of ExecKit, repeated many times, each in a process of its own. The
 // scenarios live here; `ExecKitStress` (an executable) runs one per process, so that a crash in one cannot hide the
 // others' results; `ExecStressTests` runs each through it at the ordinary test size, and CI runs the release build of
-// it at two and a half times that size.
+// it at one and a half times that size.
 
 import ExecKit
 import ExecTestSupport
