@@ -82,7 +82,7 @@ enum CapturedTasksExample: String, CaseIterable, Sendable, CustomStringConvertib
     static func cancelledReceiver(fixed: Bool, _ coordinator: TestCoordinator) throws {
         let channel = Channel(fixed: fixed)
         let received = LockedBox<Int??>(nil)
-        coordinator.withTasksCaptured {
+        let returned = coordinator.withTasksCaptured {
             let receiver = Task {
                 let value = await channel.receive()
                 received.withLock { $0 = .some(value) }
@@ -90,9 +90,14 @@ enum CapturedTasksExample: String, CaseIterable, Sendable, CustomStringConvertib
             Task { receiver.cancel() }
             Task { channel.send(1) }
             coordinator.runUntilIdle()
+            let returned = received.withLock { $0 } != nil
+            // A receiver still waiting is resumed here, inside the capture, and finishes in the coordinator's order:
+            // resumed after the call, it would finish on Swift's executor, in a time the run's hang check races.
+            channel.close()
+            coordinator.runUntilIdle()
+            return returned
         }
-        defer { channel.close() }
-        guard received.withLock({ $0 }) != nil else {
+        guard returned else {
             throw Bug(description: "the cancelled receiver never returned")
         }
     }
