@@ -22,10 +22,11 @@ let package = Package(
         .library(name: "ExecTesting", targets: ["ExecTesting"]),
     ],
     targets: [
-        .target(name: "ExecMutex", swiftSettings: strictSettings),
         // Direct links to libdispatch symbols that Swift's Dispatch module hides or wraps, and the C globals and
         // thread-local that the hot paths read (see its header).
         .target(name: "CExecDispatchShims"),
+        // ExecMutex reads one thread-local of the shims' (LockObserver.h): ExecTesting's view of lock acquisitions.
+        .target(name: "ExecMutex", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecDispatch", dependencies: ["CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecKit", dependencies: ["ExecMutex", "ExecDispatch", "CExecDispatchShims"], swiftSettings: strictSettings),
         .target(name: "ExecNotifications", dependencies: ["ExecKit"], swiftSettings: strictSettings),

@@ -34,6 +34,7 @@ _Thread_local void *execkit_timer_engine_cache_entry = 0;
 _Thread_local void *execkit_running_job_record = 0;
 _Thread_local void *execkit_submitting_block_record = 0;
 _Thread_local void *execkit_job_capture_target = 0;
+_Thread_local void *execkit_lock_observer = 0;
 
 _Thread_local uintptr_t execkit_stack_low = 0;
 _Thread_local uintptr_t execkit_stack_high = 0;

@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// A lifetime that owns other lifetimes and cancels them all together.
 ///
 /// Collect the timers and observations of one owner in it and they end when it is cancelled or released.
@@ -12,7 +14,7 @@
 ///   returns, even while another thread is cancelling the same aggregate (children's `cancel()` is idempotent).
 ///   <!-- G-thread-safety-any-thread G-lifetime-aggregate-child-reentry G-lifetime-aggregate-concurrent-cancel -->
 public final class AggregateLifetime: Lifetime {
-    private let state = LockedBox(State())
+    private let state = LockedBox(State(), observed: false)
 
     private struct State: Sendable {
         var children: [any Lifetime] = []

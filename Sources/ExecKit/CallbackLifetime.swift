@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// A lifetime that runs a closure once, when it is first cancelled or released, whichever comes first.
 ///
 /// Use it to turn any clean-up ("remove this observer", "close this file") into a ``Lifetime``.
@@ -11,7 +13,7 @@ public final class CallbackLifetime: Lifetime {
 
     /// Creates a lifetime that calls `onCancel` when it ends.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = LockedBox(onCancel)
+        self.onCancel = LockedBox(onCancel, observed: false)
     }
 
     deinit { cancel() }

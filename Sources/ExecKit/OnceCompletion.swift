@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// Why a ``OnceCompletion`` finished without a value, or why `withCallback(timeout:timerContext:_:)` threw.
 public enum CompletionFailure: Error, Sendable, Hashable {
     /// The timeout passed before a value arrived.
@@ -66,7 +68,7 @@ public final class OnceCompletion<Value: Sendable>: Sendable {
         handler: @escaping @Sendable (Outcome) -> Void
     ) {
         self.context = context
-        self.state = LockedBox(.pending(handler: handler, timer: nil))
+        self.state = LockedBox(.pending(handler: handler, timer: nil), observed: false)
         guard let timeout else { return }
         // The timer holds `self` until it fires or is cancelled by the winner; the handler runs in the timer's
         // firing, which is already in `context`.

@@ -26,6 +26,14 @@ public final class LockedBox<Value> {
         self.mutex = PThreadMutex(type: .normal)
     }
 
+    /// Creates a box holding `value` whose lock a ``LockObserver`` sees (`observed`) or not: ExecKit's own code
+    /// passes `false`.
+    @_spi(ExecTesting)
+    public init(_ value: Value, observed: Bool) {
+        self.value = value
+        self.mutex = PThreadMutex(type: .normal, observed: observed)
+    }
+
     /// Runs `body` with exclusive access to the value.
     ///
     /// - Returns: What `body` returns. Do not return references that let the value escape the lock.

@@ -1,5 +1,8 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+// Public because the inlined lock paths read its thread-local (see LockObserver); it declares nothing else.
+public import CExecDispatchShims
+
 #if canImport(Darwin)
 public import Darwin
 #elseif canImport(Glibc)
@@ -17,8 +20,9 @@ public import Musl
 /// exist for patterns that cannot be scoped, and their names say what they risk.
 ///
 /// - Thread-safety: every method may be called from any thread. <!-- G-thread-safety-any-thread -->
-/// - Cost: an uncontended ``sync(execute:)`` is one `pthread_mutex_lock` and one `pthread_mutex_unlock`; the closure
-///   is inlined into the caller. <!-- G-mutex-sync-cost -->
+/// - Cost: an uncontended ``sync(execute:)`` is one `pthread_mutex_lock` and one `pthread_mutex_unlock`, and one
+///   thread-local load and branch (whether ExecTesting's exploration watches this thread's locks); the closure is
+///   inlined into the caller. <!-- G-mutex-sync-cost -->
 public final class PThreadMutex: ScopedMutex {
     /// What happens when the thread that holds the lock asks for it again.
     public enum Kind: Sendable, Hashable {
@@ -48,7 +52,19 @@ public final class PThreadMutex: ScopedMutex {
     /// Creates an unlocked mutex.
     ///
     /// - Parameter type: What happens when the holding thread asks for the lock again; see ``Kind``.
-    public init(type: Kind = .normal) {
+    public convenience init(type: Kind = .normal) {
+        self.init(type: type, observed: true)
+    }
+
+    /// Whether a ``LockObserver`` sees this mutex: `false` for the locks of ExecKit's own machinery, whose
+    /// acquisitions are no point at which a test's blocks may interleave.
+    @usableFromInline
+    let isObserved: Bool
+
+    /// Creates an unlocked mutex that a ``LockObserver`` sees (`observed`) or not: ExecKit's own code passes `false`.
+    @_spi(ExecTesting)
+    public init(type: Kind, observed: Bool) {
+        isObserved = observed
         kind = type
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
@@ -69,8 +85,10 @@ public final class PThreadMutex: ScopedMutex {
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-sync-rethrow-unlocks -->
     @inlinable
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
-        unbalancedLock()
-        defer { unbalancedUnlock() }
+        // One look at the thread's lock observer for the pair: a thread's observer stays while it holds a lock.
+        if _slowPath(execkit_current_lock_observer() != nil) { return try observedSync(execute: work) }
+        lockUnobserved()
+        defer { unlockUnobserved() }
         return try work()
     }
 
@@ -81,8 +99,13 @@ public final class PThreadMutex: ScopedMutex {
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-trysync-rethrow-unlocks -->
     @inlinable
     public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
-        guard unbalancedTryLock() else { return nil }
-        defer { unbalancedUnlock() }
+        if _slowPath(execkit_current_lock_observer() != nil) { return try observedTrySync(execute: work) }
+        let result = pthread_mutex_trylock(mutex)
+        if result != 0 {
+            if _fastPath(result == EBUSY) { return nil }
+            PThreadMutex.lockFailed(result, "pthread_mutex_trylock")
+        }
+        defer { unlockUnobserved() }
         return try work()
     }
 
@@ -93,8 +116,8 @@ public final class PThreadMutex: ScopedMutex {
         // The failure paths here name `PThreadMutex`, not `Self`: Swift 6.3 does not inline a method that uses the
         // dynamic `Self` type where the receiver is a stored property or a local, which had made every `sync` an
         // outlined `defer` and every lock in ExecKit's timer engine a call (callgrind: `sync` 81 → 70 instructions).
-        let result = pthread_mutex_lock(mutex)
-        if _slowPath(result != 0) { PThreadMutex.lockFailed(result, "pthread_mutex_lock") }
+        if _slowPath(execkit_current_lock_observer() != nil) { return observedLock() }
+        lockUnobserved()
     }
 
     /// Takes the lock if it is free.
@@ -103,6 +126,7 @@ public final class PThreadMutex: ScopedMutex {
     ///   holds it. <!-- G-mutex-try-fails-when-held -->
     @inlinable
     public func unbalancedTryLock() -> Bool {
+        if _slowPath(execkit_current_lock_observer() != nil) { return observedTryLock() }
         let result = pthread_mutex_trylock(mutex)
         if result == 0 { return true }
         if _fastPath(result == EBUSY) { return false }
@@ -112,8 +136,70 @@ public final class PThreadMutex: ScopedMutex {
     /// Releases a lock taken with ``unbalancedLock()`` or ``unbalancedTryLock()`` on this thread.
     @inlinable @inline(__always)
     public func unbalancedUnlock() {
+        unlockUnobserved()
+        if _slowPath(execkit_current_lock_observer() != nil) { observedUnlock() }
+    }
+
+    @inlinable @inline(__always)
+    func lockUnobserved() {
+        let result = pthread_mutex_lock(mutex)
+        if _slowPath(result != 0) { PThreadMutex.lockFailed(result, "pthread_mutex_lock") }
+    }
+
+    @inlinable @inline(__always)
+    func unlockUnobserved() {
         let result = pthread_mutex_unlock(mutex)
         if _slowPath(result != 0) { PThreadMutex.lockFailed(result, "pthread_mutex_unlock") }
+    }
+
+    // The observed paths (a thread of ExecTesting's exploration; see LockObserver): out of line, so that the inlined
+    // fast paths are only a thread-local load and a branch longer.
+
+    @usableFromInline @inline(never)
+    func observedSync<R>(execute work: () throws -> R) rethrows -> R {
+        observedLock()
+        defer {
+            unlockUnobserved()
+            observedUnlock()
+        }
+        return try work()
+    }
+
+    @usableFromInline @inline(never)
+    func observedTrySync<R>(execute work: () throws -> R) rethrows -> R? {
+        guard observedTryLock() else { return nil }
+        defer {
+            unlockUnobserved()
+            observedUnlock()
+        }
+        return try work()
+    }
+
+    @usableFromInline @inline(never)
+    func observedLock() {
+        let observer = isObserved ? LockObserver.current : nil
+        observer?.willLock(self, blocking: true)
+        let result = pthread_mutex_lock(mutex)
+        if result != 0 { PThreadMutex.lockFailed(result, "pthread_mutex_lock") }
+        observer?.didLock(self)
+    }
+
+    @usableFromInline @inline(never)
+    func observedTryLock() -> Bool {
+        let observer = isObserved ? LockObserver.current : nil
+        observer?.willLock(self, blocking: false)
+        let result = pthread_mutex_trylock(mutex)
+        if result == 0 {
+            observer?.didLock(self)
+            return true
+        }
+        if result == EBUSY { return false }
+        PThreadMutex.lockFailed(result, "pthread_mutex_trylock")
+    }
+
+    @usableFromInline @inline(never)
+    func observedUnlock() {
+        if isObserved { LockObserver.current?.didUnlock(self) }
     }
 
     @usableFromInline

@@ -2,7 +2,7 @@
 
 // Weakly linked: ExecTesting also runs in processes without the Testing library (a benchmark, an XCTest bundle on an
 // Apple platform), where its symbols are absent and failures stop the program instead.
-import ExecMutex
+@_spi(ExecTesting) import ExecMutex
 
 #if canImport(Testing)
 @_weakLinked import Testing
@@ -60,7 +60,7 @@ enum RunFailure {
 
     /// Runs `body`; returns what failed in it (the issues it recorded, or the error it threw), or `nil`.
     static func capture(_ body: () throws -> Void) -> Found? {
-        let failures = LockedBox<[Found]>([])
+        let failures = LockedBox<[Found]>([], observed: false)
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             withKnownIssue(isIntermittent: true) {
@@ -80,7 +80,7 @@ enum RunFailure {
     static func capture(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
     ) async -> Found? {
-        let failures = LockedBox<[Found]>([])
+        let failures = LockedBox<[Found]>([], observed: false)
         #if canImport(Testing)
         if #_hasSymbol(Test.self), Test.current != nil {
             await withKnownIssue(isIntermittent: true) {

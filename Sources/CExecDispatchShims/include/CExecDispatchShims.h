@@ -129,5 +129,6 @@ extern void execkit_dispatch_queue_set_specific(const void *queue, const void *k
 #include "RunningJobRecord.h"
 #include "CallStack.h"
 #include "GlobalJobCapture.h"
+#include "LockObserver.h"
 
 #endif

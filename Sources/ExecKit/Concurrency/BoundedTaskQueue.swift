@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// A queue of `async` operations of which at most `maxConcurrent` run at once, started in the order they were
 /// submitted: two downloads at a time, a pool of connections. ``SerialTaskQueue`` is the same with one at a time.
 ///
@@ -53,7 +55,7 @@ public final class BoundedTaskQueue: Sendable {
     }
 
     /// Shared with the operations' tasks, which keep it (not the queue) alive until they have finished.
-    private let state = LockedBox(State())
+    private let state = LockedBox(State(), observed: false)
     private let launcher: any TaskLauncher
     /// How many operations may run at once.
     public let maxConcurrent: Int

@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// A ``TaskLauncher`` that starts its tasks through another one and can cancel every one of them that has not finished.
 ///
 /// Tasks started in a serial context start in order; wrapping that context cancels them together, the running ones
@@ -32,7 +34,7 @@
 public final class CancellableLauncher: TaskLauncher {
     private let launcher: any TaskLauncher
     /// Shared with the tasks, which remove themselves when their operation has finished.
-    private let tracked = LockedBox(Tracked())
+    private let tracked = LockedBox(Tracked(), observed: false)
 
     private struct Tracked: Sendable {
         var nextNumber: UInt64 = 0

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import Dispatch
+@_spi(ExecTesting) import ExecMutex
 
 /// Hands a job to a context: always through its asynchronous path, so a job never runs inside the caller's frame.
 package typealias JobSubmission = @Sendable (_ run: @escaping @Sendable () -> Void) -> Void
@@ -69,7 +70,7 @@ final class ContextTaskExecutor: TaskExecutor {
 package final class ContextSerialExecutor: SerialExecutor {
     private let submit: JobSubmission
     /// The queue behind ``elsewhere``, made on first use.
-    private let elsewhereQueue = LockedBox<DispatchQueue?>(nil)
+    private let elsewhereQueue = LockedBox<DispatchQueue?>(nil, observed: false)
     private let isCurrent: @Sendable () -> Bool
     /// How the context is named in a failed isolation check.
     private let name: @Sendable () -> String

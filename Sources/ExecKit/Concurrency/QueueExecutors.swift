@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// The serial executor of one private `DispatchQueue`, kept by the queue itself as a queue-specific value, so that
 /// every `Exec.queue(q, …)` hands out the same executor for as long as the queue lives.
 ///
@@ -24,7 +26,7 @@ final class QueueExecutors: Sendable {
 
     private static let attachment = QueueAttachment<QueueExecutors>()
     /// Serializes the first creation, so a queue never gets two sets of executors.
-    private static let creation = PThreadMutex()
+    private static let creation = PThreadMutex(type: .normal, observed: false)
 
     /// The executors of `queue`, created on first use.
     static func of(_ queue: DispatchQueue) -> QueueExecutors {

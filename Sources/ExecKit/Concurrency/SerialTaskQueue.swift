@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// A queue of `async` operations that run one at a time, each to completion, in the order they were submitted: what a
 /// serial `DispatchQueue` is for blocks, for operations that suspend.
 ///
@@ -48,7 +50,7 @@
 public final class SerialTaskQueue: Sendable {
     private let launcher: any TaskLauncher
     /// Shared with the operations' tasks, which keep it (not the queue) alive until they have finished.
-    private let state = LockedBox(State())
+    private let state = LockedBox(State(), observed: false)
 
     private struct State: Sendable {
         /// The tasks of the operations submitted and not finished, oldest first: the next submission waits for the

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import CExecDispatchShims
+@_spi(ExecTesting) import ExecMutex
 
 /// One task executor per shared queue, made once: `Exec.utility.taskExecutor` allocates nothing, and neither does a
 /// job on it: each has a C function of its own below that runs a job on that very executor, so `dispatch_async_f`
@@ -33,7 +34,7 @@ private func runBackgroundJob(_ job: UnsafeMutableRawPointer?) { SharedExecutors
 
 /// A serial executor that a context object creates on first use and keeps for its whole life.
 final class OwnedSerialExecutor: Sendable {
-    private let executor = LockedBox<ContextSerialExecutor?>(nil)
+    private let executor = LockedBox<ContextSerialExecutor?>(nil, observed: false)
 
     /// The executor, made by `make` on the first call.
     func get(_ make: () -> ContextSerialExecutor) -> UnownedSerialExecutor {

@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// Calls a callback-based API and suspends until it calls back: the bridge from a `(context, completion)` API to
 /// `async`.
 ///
@@ -102,7 +104,7 @@ final class CallbackResumption<Value: Sendable>: Sendable {
         case finished
     }
 
-    private let state = LockedBox(State.waiting)
+    private let state = LockedBox(State.waiting, observed: false)
 
     func install(_ continuation: UnsafeContinuation<Value, any Error>) {
         let early: Result<Value, any Error>? = state.withLock { state in

@@ -2,7 +2,7 @@
 
 import Dispatch
 import ExecDispatch
-import ExecMutex
+@_spi(ExecTesting) import ExecMutex
 import Synchronization
 
 #if canImport(Darwin)
@@ -52,7 +52,7 @@ enum MainQueueWaitWatch {
         guard let threshold = thresholdSeconds else { return nil }
         let period = DispatchTimeInterval.milliseconds(max(250, threshold * 1_000 / 4))
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
-        let sampled = LockedBox<(begun: UInt64, since: DispatchTime, reported: Bool)?>(nil)
+        let sampled = LockedBox<(begun: UInt64, since: DispatchTime, reported: Bool)?>(nil, observed: false)
         timer.setEventHandler {
             let count = waits.load(ordering: .relaxed)
             guard count % beginning > 0 else { return sampled.withLock { $0 = nil } }

@@ -1,13 +1,14 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecDispatch
+@_spi(ExecTesting) import ExecMutex
 
 /// Makes a concurrent asynchronous context serial: blocks wait in a FIFO and are handed to the wrapped context in
 /// batches, one batch at a time, so no two blocks run at once and they run in submission order. Each batch is a
 /// submission of its own, so the wrapped context's thread is given back between batches.
 final class SerializedContext: ExecutionContext {
     private let wrapped: any ExecutionContext
-    private let state = LockedBox(State())
+    private let state = LockedBox(State(), observed: false)
     /// This context's entry in the record of the thread running a batch (one at a time: the FIFO's turn).
     private let entry = EnteredContexts.ExclusiveEntry()
 

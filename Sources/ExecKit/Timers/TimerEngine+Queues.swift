@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 // Which engine serves which queue: one per global queue and one for the main queue, made once and kept for the
 // process; on a private queue, one per firing mode, kept as a queue-specific value of that queue (so it is released
 // with the queue).
@@ -20,7 +22,7 @@ extension TimerEngine {
     private static let serialQueueEngines = QueueAttachment<TimerEngine>()
     private static let concurrentQueueEngines = QueueAttachment<TimerEngine>()
     /// Serializes the first attachment of an engine to a queue, so two threads cannot attach two.
-    private static let attaching = PThreadMutex()
+    private static let attaching = PThreadMutex(type: .normal, observed: false)
 
     /// The engine for timers of `Exec.queue(queue, type)`, attached to `queue` on first use: ``main`` for the main
     /// queue used as a serial context; `nil` for a global queue, which cannot hold queue-specific values (its timers

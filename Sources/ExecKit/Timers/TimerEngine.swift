@@ -2,6 +2,7 @@
 
 import CExecDispatchShims
 import ExecDispatch
+@_spi(ExecTesting) import ExecMutex
 
 /// The timers of one Dispatch queue: one `DispatchSourceTimer`, armed for the earliest deadline, in front of a heap of
 /// pending timers.
@@ -42,7 +43,7 @@ final class TimerEngine: QueuedWork, @unchecked Sendable {
         case concurrent
     }
 
-    private let lock = PThreadMutex()
+    private let lock = PThreadMutex(type: .normal, observed: false)
     /// What the engine knows: the timers, and the state its source should be in (see ``TimerSchedule``).
     @exclusivity(unchecked) private var state: TimerSchedule
     /// The engine's one Dispatch timer source, made when first armed (and, on a private queue, dropped when idle).

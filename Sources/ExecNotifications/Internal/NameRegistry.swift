@@ -1,5 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+@_spi(ExecTesting) import ExecMutex
+
 /// Hands out one small integer per (name string, payload type), so that a post never hashes a string.
 ///
 /// Entries are never removed: a process has a bounded set of notification names in practice, and each costs one
@@ -10,7 +12,7 @@ enum NameRegistry {
         let payload: ObjectIdentifier
     }
 
-    private static let ids = LockedBox<[Key: Int]>([:])
+    private static let ids = LockedBox<[Key: Int]>([:], observed: false)
 
     static func id(for name: String, payload: Any.Type) -> Int {
         let key = Key(name: name, payload: ObjectIdentifier(payload))

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 import Synchronization
 
 /// One registration: its filter, its context and its block, with the payload type erased so that observers of every
@@ -51,7 +52,7 @@ final class Observer: @unchecked Sendable {
             mailbox = nil
         } else {
             isDirect = false
-            mailbox = LockedBox(ObserverMailbox())
+            mailbox = LockedBox(ObserverMailbox(), observed: false)
         }
     }
 

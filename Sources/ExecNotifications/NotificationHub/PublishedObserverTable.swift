@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 import Synchronization
 
 /// The hub's current ``ObserverTable``, read without a lock and replaced under one; it also owns the observers.
@@ -55,7 +56,7 @@ final class PublishedObserverTable: Sendable {
     private let readers = Atomic<Int>(0)
     private let hasRetired = Atomic<Bool>(false)
     /// A pthread mutex rather than `Synchronization.Mutex`, which the Thread Sanitizer cannot see through on Linux.
-    private let writer = LockedBox(Writer())
+    private let writer = LockedBox(Writer(), observed: false)
 
     init() {
         current = Atomic(Unmanaged.passRetained(ObserverTable.empty))

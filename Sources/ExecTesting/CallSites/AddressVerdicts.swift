@@ -7,6 +7,7 @@ import ExecKit
 @_weakLinked import Runtime
 #else
 import Runtime
+@_spi(ExecTesting) import ExecMutex
 #endif
 
 /// What each return address seen so far means, learned from the toolchain's `Runtime` module once per address and
@@ -32,7 +33,7 @@ enum AddressVerdicts {
         case asyncPart
     }
 
-    private static let entered = LockedBox<[UInt: Entered]>([:])
+    private static let entered = LockedBox<[UInt: Entered]>([:], observed: false)
 
     /// The index of the first return address in `path` that enters a part of a Swift async function (the function a
     /// task's job is running), and what that function is, or `nil` when none does.
@@ -109,7 +110,7 @@ enum AddressVerdicts {
         case lineless(function: String)
     }
 
-    private static let verdicts = LockedBox<[Backtrace.Address: Verdict]>([:])
+    private static let verdicts = LockedBox<[Backtrace.Address: Verdict]>([:], observed: false)
 
     /// The call site in `backtrace`: its first address, innermost first, that stands for a caller's line. Symbolicates
     /// `backtrace` only if an address on the way to the caller is new.

@@ -2,6 +2,7 @@
 
 import CExecDispatchShims
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 
 /// One ``RecordedCallSite`` per distinct call path, shared by every piece of work scheduled along it: a test that
 /// schedules a million timers from one loop keeps one site, not a million.
@@ -46,7 +47,7 @@ enum CallPathCache {
     }
 
     /// The paths seen, by ``hash(_:)`` of their return addresses.
-    private static let entries = LockedBox<[Int: [PathEntry]]>([:])
+    private static let entries = LockedBox<[Int: [PathEntry]]>([:], observed: false)
 
     /// The recorded call site of the calling thread's call path, recording one the first time the path (and, on a
     /// task's thread, its async callers) is seen.

@@ -7,6 +7,7 @@
 @_weakLinked import Runtime
 #else
 import Runtime
+@_spi(ExecTesting) import ExecMutex
 #endif
 #endif
 
@@ -27,7 +28,7 @@ final class RecordedCallSite: Sendable {
     /// when it ran none.
     private let resumePoints: [UInt]
     /// The resolved call site: `nil` until resolved, then `.some(nil)` when no frame qualifies.
-    private let resolved = LockedBox<PendingWork.CallSite??>(nil)
+    private let resolved = LockedBox<PendingWork.CallSite??>(nil, observed: false)
 
     init(returnAddresses: UnsafeBufferPointer<UInt>, resumePoints: UnsafeBufferPointer<UInt>) {
         self.returnAddresses = Array(returnAddresses)

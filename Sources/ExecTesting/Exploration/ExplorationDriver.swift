@@ -22,9 +22,11 @@ struct ExplorationDriver {
         /// For a shrinking replay, the failing run's departures where this run chose otherwise
         /// (``WorkChooser/alternatives``).
         var alternatives: [WorkChooser.Deviation] = []
-        /// Whether work that started at an instant tried in a window scheduled something to start later
-        /// (``ExploringSteps/timedFromAWindow``): then orderings at other instants of the window may be missed.
-        var timedFromAWindow = false
+        /// Whether the run left orderings out that no other run tries: work that started at an instant tried in a
+        /// window scheduled something to start later (``ExploringSteps/timedFromAWindow``), so orderings at other
+        /// instants of the window may be missed; or a thread that could not park ran a parked block on to take a
+        /// lock it held (``FiberLocks/forcedOrder``).
+        var leftOrderingsOut = false
     }
 
     private enum Phase {
@@ -49,9 +51,9 @@ struct ExplorationDriver {
     private var nextPrefix: [Int] = []
     private var loudSiblings: [[Int]] = []
     private var coveredEveryOrdering = false
-    /// Whether a run timed work from an instant tried in a window (``Outcome/timedFromAWindow``): the exploration
+    /// Whether a run left orderings out (``Outcome/leftOrderingsOut``): the exploration
     /// then never claims every ordering covered.
-    private var timedFromAWindow = false
+    private var leftOrderingsOut = false
     /// For ``ExplorationStrategy/exhaustive``: whether orderings remain after the run that failed last.
     private var orderingsRemain = true
     /// The run being shrunk, its outcome as shrunk so far, and how many shrinking runs are left.
@@ -140,7 +142,7 @@ struct ExplorationDriver {
             preconditionFailure("ExecTesting: an exploration recorded a run after it was over")
         case .exploring:
             runs += 1
-            timedFromAWindow = timedFromAWindow || outcome.timedFromAWindow
+            leftOrderingsOut = leftOrderingsOut || outcome.leftOrderingsOut
             // Depth first, the next run's prefix follows from this run, failing or not.
             if case .exhaustive = strategy.mode { orderingsRemain = advanceDepthFirst(after: outcome) }
             if runs % Self.progressInterval == 0, runs < iterations, orderingsRemain, outcome.error == nil {
@@ -195,7 +197,7 @@ struct ExplorationDriver {
 
     /// What the exploration found.
     var report: ExplorationReport {
-        ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering && !timedFromAWindow, failures: found)
+        ExplorationReport(runs: runs, coveredEveryOrdering: coveredEveryOrdering && !leftOrderingsOut, failures: found)
     }
 
     /// The progress line due after the last run, if any, once: a long exploration says every

@@ -35,8 +35,9 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
     /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``): every ordering of whole blocks that
     /// ``WorkOrdering`` allows, each timer at every position in its leeway and each hop in its spread among the other
-    /// work due there. What it does not vary is listed in <doc:FindingOrderingBugs#Limits> (blocks never interleave
-    /// part-way, nor overlap on the global queue). Two pieces of work on different queues are run both ways, since
+    /// work due there, and the interleavings of blocks on the global queue at each call onto the coordinator and each
+    /// lock acquisition. What it does not vary is listed in <doc:FindingOrderingBugs#Limits> (blocks on serial queues
+    /// run whole, and so does a global block between two such points). Two pieces of work on different queues are run both ways, since
     /// the coordinator cannot see whether they touch something in common, so the count grows quickly with the work
     /// that is due at once: for small programs. For work on queues the test declares
     /// independent (``TestCoordinator/declareIndependent(_:)``), orderings that differ only in the order of that work
@@ -70,15 +71,18 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     public let runs: Int
     /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering that ``WorkOrdering``
     /// allows, counting as one the orderings that differ only in the order of work on queues declared independent
-    /// (``TestCoordinator/declareIndependent(_:)``). Orderings of whole blocks: a block is never interleaved part-way
-    /// with another, nor run alongside one on the global queue (see <doc:FindingOrderingBugs#Limits>, which lists
-    /// everything exploration does not vary). Held to a model of the documented order, and to real queues, by the
+    /// (``TestCoordinator/declareIndependent(_:)``). A block on a serial queue counts as one step; a block on the global
+    /// queue as one step per call it makes onto the coordinator and per `PThreadMutex`/`LockedBox` acquisition, so
+    /// that two of them interleave there (see <doc:FindingOrderingBugs#Limits>, which lists everything exploration
+    /// does not vary). Held to a model of the documented order, and to real queues, by the
     /// project's oracle. `false` for the other strategies. <!-- G-explore-oracle -->
     ///
     /// `false` too when work that started at an instant tried in a window (a timer in its leeway, a hop in its spread)
     /// scheduled something to start later, itself or through work it queued at once: exploration tries each position
     /// among the work due in the window, not each instant, and that work is timed from the instant tried, where a real
-    /// firing may come at any other. <!-- G-explore-window-timed-work -->
+    /// firing may come at any other. <!-- G-explore-window-timed-work --> And `false` when a serial block that had
+    /// already acted waited for a lock a stopped global block held, which then ran on outside the exploration's
+    /// choices.
     public let coveredEveryOrdering: Bool
     /// The failing runs found, each shrunk, in the order found: at most the exploration's `failureLimit`; empty when
     /// every run passed.

@@ -97,6 +97,9 @@ extension TestCoordinator {
                 ordering: ordering, stepLimit: stepLimit)
             let failure = RunFailure.capture { try body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
+            // The run is over: what it left pending goes now, as when a coordinator goes (a block that captured the
+            // coordinator would otherwise keep it), and a block left parked part-way runs to its end.
+            coordinator.storage.close()
             if let progress = driver.takeProgress() { Self.report(progress: progress, to: reportProgress) }
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
@@ -131,6 +134,9 @@ extension TestCoordinator {
                 ordering: ordering, stepLimit: stepLimit)
             let failure = await RunFailure.capture(isolation: isolation) { try await body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
+            // The run is over: what it left pending goes now, as when a coordinator goes (a block that captured the
+            // coordinator would otherwise keep it), and a block left parked part-way runs to its end.
+            coordinator.storage.close()
             if let progress = driver.takeProgress() { Self.report(progress: progress, to: reportProgress) }
         }
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
@@ -167,7 +173,7 @@ extension TestCoordinator {
             error: found?.message, failureKind: found?.kind, choices: made?.choices ?? [],
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
             deviations: made.map { $0.deviations } ?? [], alternatives: made?.alternatives ?? [],
-            timedFromAWindow: storage.timedFromAWindow)
+            leftOrderingsOut: storage.timedFromAWindow || storage.forcedOrder)
     }
 
     /// Gives a progress line to `reportProgress`, or, by default, writes it to standard error.

@@ -251,6 +251,31 @@ struct CoordinatorState: Sendable {
         return timeline.handOut(key, nextFiring: next)
     }
 
+    /// Makes `thread` the runner, while it holds the baton of a run in progress: a fiber (``Fiber``) runs part of a
+    /// block as the runner, and hands the role back when it parks.
+    mutating func handRunner(to thread: UInt) {
+        runner = thread
+    }
+
+    /// Queues `work`, the rest of a parked fiber's block, as concurrent work due now, or returns `nil` once the
+    /// coordinator is gone; `shifted` says whether the block started at an instant tried in a window.
+    mutating func queueResumption(_ work: ScheduledWork, shifted: Bool) -> WorkToken? {
+        guard !isClosed else { return nil }
+        let token = timeline.join(work, sequence: takeSequence(), earliest: now, latest: now)
+        if shifted { exploring?.markShifted(token.id) }
+        return token
+    }
+
+    /// Whether the work running now started at an instant tried in a window; `shifted`, if given, replaces that.
+    mutating func attribute(shifted: Bool?) -> Bool {
+        exploring?.attribute(shifted: shifted) ?? false
+    }
+
+    /// Fails an exploration's run as a deadlock that `waits` describes (a plain coordinator's run does not fail).
+    mutating func failRun(deadlocked waits: String) {
+        _ = watch.failsRun(with: waits)
+    }
+
     /// Asks the run in progress to hand out no more work; `false` when no run is in progress on `thread`.
     mutating func stop(on thread: UInt) -> Bool {
         guard runner == thread else { return false }

@@ -1,7 +1,9 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import CExecDispatchShims
 import ExecDispatch
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 import Synchronization
 
 /// Holds a ``CoordinatorState`` under a lock and carries out what its events return, after unlocking: runs the due
@@ -25,6 +27,7 @@ final class CoordinatorStorage: Sendable {
     /// sleep wakes with `CancellationError`).
     func close() {
         drop(state.withLock { $0.close() })
+        if let fiberLocks, fiberLocks.hasLiveFibers { fiberLocks.releaseAll() }
     }
 
     /// Carries out the discard of `removed`, in order: each piece's discard action, then its release, before the next.
@@ -89,12 +92,17 @@ final class CoordinatorStorage: Sendable {
         queuesMade.add(1, ordering: .relaxed).oldValue
     }
 
+    /// For an exploring coordinator, what runs its concurrent blocks on fibers, which interleave at each ExecKit call
+    /// and lock acquisition (``Fiber``); `nil` for a plain one, which runs each block whole.
+    let fiberLocks: FiberLocks?
+
     init(
         recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
         ordering: WorkOrdering = .fixed, stepLimit: Int? = nil
     ) {
+        fiberLocks = stepLimit != nil ? FiberLocks() : nil
         self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
-        state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit))
+        state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit), observed: false)
         explores = stepLimit != nil
         self.recordsCallSites = recordsCallSites
         self.hopLatency = max(hopLatency, .zero).saturatingNanoseconds
@@ -117,6 +125,7 @@ final class CoordinatorStorage: Sendable {
         onDiscard: (@Sendable () -> Void)? = nil,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
+        interleavingPoint()
         var work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         work.onDiscard = onDiscard
         return add(work) { $0.schedule(work, at: deadline) }
@@ -130,6 +139,7 @@ final class CoordinatorStorage: Sendable {
         repeats: Bool,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
+        interleavingPoint()
         let period = interval.saturatingNanoseconds
         let origin = captureOrigin()
         let (token, refused) = state.withLock { state -> (WorkToken, ScheduledWork?) in
@@ -162,6 +172,7 @@ final class CoordinatorStorage: Sendable {
         withoutHopLatency: Bool = false,
         _ body: @escaping @Sendable () -> Void
     ) -> WorkToken {
+        interleavingPoint()
         if case .job = kind { watchForStall() }
         let work = ScheduledWork(queue: queue, kind: kind, origin: captureOrigin(), body: body)
         let latency = withoutHopLatency ? 0 : hopLatency
@@ -200,6 +211,7 @@ final class CoordinatorStorage: Sendable {
     /// Removes the work `token` names if it has not run; the work's closure is released after unlocking, so that a
     /// deinit it triggers may call back into the coordinator.
     func cancel(_ token: WorkToken) {
+        interleavingPoint()
         let removed = state.withLock { $0.cancel(token) }
         withExtendedLifetime(removed) {}
     }
@@ -208,6 +220,7 @@ final class CoordinatorStorage: Sendable {
     /// its task with `CancellationError` instead of leaving it suspended for good).
     func discardAll() {
         drop(state.withLock { $0.removeAll() })
+        if let fiberLocks, fiberLocks.hasLiveFibers { fiberLocks.releaseAll() }
     }
 
     /// Asks the run in progress on the calling thread to run nothing after the current work; `false` when the
@@ -251,15 +264,77 @@ final class CoordinatorStorage: Sendable {
 
     /// Runs the work due by `limit`, one piece at a time, on the calling thread (the runner).
     private func runDue(until limit: UInt64) {
+        guard let fiberLocks else { return runEachWhole(until: limit) }
         while let work = state.withLock({ $0.nextDue(until: limit) }) {
-            guard let queue = work.queue else {
-                work.body()
-                continue
+            if let fiber = work.resumes {
+                fiber.resume()
+            } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
+                Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
+            } else if fiberLocks.hasLiveFibers {
+                fiberLocks.runOnRunner { runWhole(work) }
+            } else {
+                runWhole(work)
             }
-            // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
-            withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
+        }
+        if fiberLocks.hasLiveFibers, let waits = fiberLocks.stuckWaits() {
+            state.withLock { $0.failRun(deadlocked: waits) }
         }
     }
+
+    /// Runs the work due by `limit` as ``runDue(until:)`` does, each piece whole, on the calling thread.
+    private func runEachWhole(until limit: UInt64) {
+        while let work = state.withLock({ $0.nextDue(until: limit) }) { runWhole(work) }
+    }
+
+    private func runWhole(_ work: ScheduledWork) {
+        guard let queue = work.queue else { return work.body() }
+        // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
+        withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
+    }
+
+    // MARK: Fibers
+
+    /// An ExecKit call onto the coordinator: when the calling thread is a fiber of this coordinator's (a concurrent
+    /// block of an exploring run), a point where other work may run before the call takes effect. Costs a
+    /// thread-local load elsewhere.
+    private func interleavingPoint() {
+        guard execkit_current_lock_observer() != nil, let fiberLocks else { return }
+        if let fiber = Fiber.parkable(of: self) {
+            fiber.yield()
+        } else if LockObserver.current === fiberLocks {
+            fiberLocks.runnerActs()  // the runner's block: a later wait for a fiber's lock could hide an ordering
+        }
+    }
+
+    /// Queues the rest of `fiber`'s block as a piece of work of its queue, due now; `false` if the coordinator is gone.
+    func queueResumption(of fiber: Fiber) -> Bool {
+        var work = ScheduledWork(queue: fiber.queue, kind: .block, origin: fiber.origin, body: {})
+        work.resumes = fiber
+        work.onDiscard = { fiber.release() }
+        let token = state.withLock { $0.queueResumption(work, shifted: fiber.isShifted) }
+        fiber.resumption = token
+        return token != nil
+    }
+
+    /// Takes `fiber`'s pending resumption out of the coordinator's work, for a thread that runs the fiber on at once.
+    func cancelResumption(_ token: WorkToken) {
+        let removed = state.withLock { $0.cancel(token) }
+        withExtendedLifetime(removed) {}
+    }
+
+    /// Makes the work running now count as started at an instant tried in a window (`shifted`) or not, and returns
+    /// whether it did; `nil` only reads it. For a fiber run on by a thread that waits for its lock.
+    func attribute(shifted: Bool?) -> Bool {
+        state.withLock { $0.attribute(shifted: shifted) }
+    }
+
+    /// Gives the runner's role to `thread` (a fiber taking or handing back the baton).
+    func handRunner(to thread: UInt) {
+        state.withLock { $0.handRunner(to: thread) }
+    }
+
+    /// Whether a lock wait ran a fiber past the exploration's choices in this run (``FiberLocks/forcedOrder``).
+    var forcedOrder: Bool { fiberLocks?.forcedOrder ?? false }
 
     /// Runs `body` inline inside `queue`, for `invokeSync` onto a simulated queue: the one real thread enters the
     /// queue instead of waiting for it. For a serial queue (`afterQueuedWork`), the work already due now in that queue
@@ -267,8 +342,12 @@ final class CoordinatorStorage: Sendable {
     func runInline<Return>(
         in queue: SimulatedQueue, afterQueuedWork: Bool = false, _ body: () throws -> Return
     ) rethrows -> Return {
+        interleavingPoint()
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
+        let fiber = fiberLocks == nil ? nil : Fiber.parkable(of: self)
+        fiber?.nesting += 1
+        defer { fiber?.nesting -= 1 }
         if afterQueuedWork {
             let caller = PendingWork(
                 kind: .block, queueName: queue.name, deadline: .init(uptimeNanoseconds: now), sequence: 0)
@@ -286,6 +365,10 @@ final class CoordinatorStorage: Sendable {
     /// Runs `body` inside `queue` alone, as the queue's own thread would: outside the queues the caller is in, which
     /// count as held by a waiting caller meanwhile. For work a waiting caller runs on a queue's behalf.
     func runIsolated(in queue: SimulatedQueue, _ body: () -> Void) {
+        interleavingPoint()
+        let fiber = fiberLocks == nil ? nil : Fiber.parkable(of: self)
+        fiber?.nesting += 1
+        defer { fiber?.nesting -= 1 }
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
         isolated(in: queue, body)

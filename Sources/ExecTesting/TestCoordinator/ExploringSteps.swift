@@ -61,6 +61,16 @@ struct ExploringSteps: Sendable {
         if latest > now { timedFromAWindow = true }
     }
 
+    /// Marks the work of `id` as scheduled by work that started at an instant tried in a window.
+    mutating func markShifted(_ id: UInt64) { shifted.insert(id) }
+
+    /// Whether the work running now started at an instant tried in a window; `value`, if given, replaces that (for a
+    /// parked fiber's block run on while another piece of work waits for its lock).
+    mutating func attribute(shifted value: Bool?) -> Bool {
+        defer { if let value { runningShifted = value } }
+        return runningShifted
+    }
+
     /// Notes that a run ended: what the test schedules next is none of its work's doing.
     mutating func runEnded() { runningShifted = false }
 

@@ -2,7 +2,7 @@
 
 import CExecDispatchShims
 import ExecKit
-import ExecMutex
+@_spi(ExecTesting) import ExecMutex
 import Synchronization
 
 #if canImport(Darwin)
@@ -48,7 +48,7 @@ enum GlobalJobCapture {
     }
 
     /// How many capturing coordinators exist; installing and removing the hook happen under its lock.
-    private static let installation = LockedBox(0)
+    private static let installation = LockedBox(0, observed: false)
 
     /// Whether capture is possible here: the runtime exports its hook.
     static var isAvailable: Bool { hookVariable != 0 }

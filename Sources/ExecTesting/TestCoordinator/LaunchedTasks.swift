@@ -1,15 +1,15 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
-import ExecMutex
+@_spi(ExecTesting) import ExecMutex
 
 /// The tasks a coordinator started with `task(priority:_:)` that have not finished, each with where it was started
 /// (when the coordinator records call sites), and the ``TestCoordinator/withTasksCaptured(_:)`` calls some of whose
 /// tasks have not: what an exploration, and `assertNoPendingWork`, report as a hang when nothing is pending and some
 /// of them are still waiting.
 final class LaunchedTasks: Sendable {
-    private let table = LockedBox<(next: UInt64, unfinished: [UInt64: RecordedCallSite?])>((0, [:]))
+    private let table = LockedBox<(next: UInt64, unfinished: [UInt64: RecordedCallSite?])>((0, [:]), observed: false)
     /// Each `withTasksCaptured` call's ticket, held weakly: alive while a task started inside it has not finished.
-    private let captures = LockedBox<[CaptureRecord]>([])
+    private let captures = LockedBox<[CaptureRecord]>([], observed: false)
 
     private struct CaptureRecord: @unchecked Sendable {  // read and written under `captures`' lock only
         weak var ticket: CaptureTicket?

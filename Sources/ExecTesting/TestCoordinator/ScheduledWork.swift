@@ -17,6 +17,9 @@ struct ScheduledWork: Sendable {
     /// What to do instead of running it when the coordinator discards its pending work (a sleep's wake-up resumes the
     /// sleeping task with `CancellationError`); `nil` to just release it.
     var onDiscard: (@Sendable () -> Void)? = nil
+    /// For the rest of a concurrent block parked part-way (see ``Fiber``): the fiber to resume instead of running
+    /// `body`.
+    var resumes: Fiber? = nil
 
     /// The schedule of a periodic timer: firing k is due at `start + k * period`, computed from the start each time,
     /// so it never drifts.

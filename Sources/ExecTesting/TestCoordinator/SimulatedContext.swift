@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 
 /// An execution context of a ``TestCoordinator``: a look-alike of `.direct`, `.main`, `.mainAsync`, a global queue or
 /// a serial queue whose blocks, timers and task jobs are pieces of work that the coordinator runs on the test's
@@ -137,7 +138,7 @@ final class SimulatedContext: CallerDrivenContext {
     func invoke(after delay: Duration, _ execute: @escaping @Sendable () -> Void) {
         guard delay > .zero else { return invokeAsync(execute) }
         // The timer keeps itself until it fires (the handler lets go of it then), or until the coordinator drops it.
-        let kept = LockedBox<(any Lifetime)?>(nil)
+        let kept = LockedBox<(any Lifetime)?>(nil, observed: false)
         let timer = singleTimer(interval: delay, leeway: .zero) {
             execute()
             kept.withLock { $0 = nil }

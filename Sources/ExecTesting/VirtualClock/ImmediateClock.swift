@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 
 /// A `Clock` whose sleeps return at once, moving ``now`` forward by the time slept: for tests of code that takes
 /// `some Clock<Duration>` and should not wait (retries with back-off, polling loops), where the order of other work
@@ -22,7 +23,7 @@ import ExecKit
 ///   <!-- G-virtual-clocks-any-thread -->
 public final class ImmediateClock: Clock, Sendable {
     /// Virtual time, in nanoseconds of `DispatchTime` uptime.
-    private let current = LockedBox<UInt64>(CoordinatorState.start)
+    private let current = LockedBox<UInt64>(CoordinatorState.start, observed: false)
 
     /// A clock at the start of virtual time, `now.nanoseconds == 125`.
     public init() {}

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecKit
+@_spi(ExecTesting) import ExecMutex
 
 /// One ``VirtualClock/sleep(until:tolerance:)`` call: resumes its continuation exactly once, with the wake-up or with
 /// `CancellationError`, whichever comes first, including a cancellation that arrives before the sleep starts.
@@ -12,7 +13,7 @@ final class Sleeper: Sendable {
         case finished
     }
 
-    private let state = LockedBox(State.idle)
+    private let state = LockedBox(State.idle, observed: false)
 
     /// Parks `continuation` and schedules the wake-up (under this sleeper's lock, so a cancellation sees its token),
     /// or resumes at once with `CancellationError` if the task was cancelled meanwhile.

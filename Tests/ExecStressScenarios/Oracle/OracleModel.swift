@@ -8,7 +8,8 @@
 ///   returns; a hop's latency (and spread) delays when it may start, never its place.
 /// - A timer's block (and `invoke(after:)`'s) joins its queue when the timer fires: at any instant from its deadline
 ///   to the end of its leeway, before or after other work due then. `invoke(after:)` with no delay is a hop.
-/// - The concurrent context runs each block as soon as it is due, in any order with other due work.
+/// - The concurrent context runs each block as soon as it is due, in any order with other due work. A block that logs
+///   twice may have other work due then run between its two logs, but not time move on.
 /// - Work due at an earlier instant runs before time moves on; time moves on only when nothing must run now.
 /// - Once a cancel has run on a timer's serial queue, the timer's block does not run (fired and queued, it is removed).
 ///
@@ -109,14 +110,24 @@ struct OracleModel {
     }
 
     private func run(_ block: OracleProgram.Block, in state: inout State) {
-        if case .log = block.action { state.trace.append(block.id) }
+        switch block.action {
+        case .log:
+            state.trace.append(block.id)
+        case .logTwice:
+            // The second log is the rest of the block: concurrent work due now, which must run before time moves on.
+            state.trace.append(block.id)
+            let rest = OracleProgram.Block(id: OracleProgram.secondLog(of: block.id), action: .log)
+            state.concurrent.append(Waiting(block: rest, earliest: state.now, latest: state.now, timer: nil))
+        default:
+            break
+        }
         perform(block.action, in: &state)
     }
 
     private func perform(_ action: OracleProgram.Action, in state: inout State) {
         let now = state.now
         switch action {
-        case .log:
+        case .log, .logTwice:
             break
         case .invoke(let place, let block), .invokeAfter(let place, 0, let block):
             // With no delay, `invoke(after:)` is a hop: libdispatch's `dispatch_after` with its deadline passed is

@@ -5,10 +5,11 @@ import ExecTestSupport
 /// A small program for the conformance oracle (issue #39): what a test does with ExecKit's contexts, small enough that
 /// every ordering it allows can be listed.
 ///
-/// Time is counted in units (a unit is real milliseconds on real contexts, a virtual second on a coordinator). Each
-/// block does exactly one thing: logs its id, schedules one more block, or cancels a timer. So blocks that overlap on
-/// real threads can only interleave as whole blocks: a coordinator, which runs each block in one step, can show every
-/// ordering they give. The root's steps run first, all at time 0 (on real contexts with every queue suspended).
+/// Time is counted in units (a unit is real milliseconds on real contexts, a virtual second on a coordinator). A block
+/// does one thing: logs its id, schedules one more block, or cancels a timer; or, on the concurrent context, logs twice
+/// (its id, then ``secondLog(of:)``), two lock acquisitions between which real threads can run other blocks, and which
+/// exploration interleaves with them (issue #39, item 5). The root's steps run first, all at time 0 (on real contexts
+/// with every queue suspended).
 struct OracleProgram: Sendable, CustomStringConvertible {
     /// Where a block runs: serial queue `i`, or the concurrent context.
     enum Place: Sendable, Hashable, CustomStringConvertible {
@@ -27,6 +28,8 @@ struct OracleProgram: Sendable, CustomStringConvertible {
     indirect enum Action: Sendable, CustomStringConvertible {
         /// Logs the block's id: what the trace records.
         case log
+        /// Logs the block's id, then ``OracleProgram/secondLog(of:)``: a block of the concurrent context only.
+        case logTwice
         /// `invoke` onto `place`.
         case invoke(Place, Block)
         /// `invoke(after:)` onto `place`, `units` from now.
@@ -41,6 +44,7 @@ struct OracleProgram: Sendable, CustomStringConvertible {
         var description: String {
             switch self {
             case .log: "log"
+            case .logTwice: "log twice"
             case .invoke(let place, let block): "invoke(\(place)) \(block)"
             case .invokeAfter(let place, let units, let block): "invokeAfter(\(place), \(units)) \(block)"
             case .timer(let place, let units, let leeway, let timer, let block):
@@ -70,11 +74,14 @@ struct OracleProgram: Sendable, CustomStringConvertible {
         "program \(seed): \(queueCount) serial queues; " + root.map(\.description).joined(separator: "; ")
     }
 
+    /// What a block that logs twice logs the second time: its id, moved past every block's.
+    static func secondLog(of id: Int) -> Int { 1_000 + id }
+
     /// The latest unit at which anything can happen: every delay, leeway and hop on the longest chain.
     func horizon(hopLatency: Int, hopSpread: Int) -> Int {
         func span(_ action: Action) -> Int {
             switch action {
-            case .log, .cancel: 0
+            case .log, .logTwice, .cancel: 0
             case .invoke(_, let block): hopLatency + hopSpread + span(block.action)
             case .invokeAfter(_, 0, let block): hopLatency + hopSpread + span(block.action)
             case .invokeAfter(_, let units, let block): units + span(block.action)
@@ -90,7 +97,7 @@ struct OracleProgram: Sendable, CustomStringConvertible {
     func timesWorkFromAWindow(hopLatency: Int, hopSpread: Int) -> Bool {
         func startsLater(_ action: Action) -> Bool {
             switch action {
-            case .log, .cancel: false
+            case .log, .logTwice, .cancel: false
             case .invoke, .invokeAfter(_, 0, _): hopLatency + hopSpread > 0
             case .invokeAfter: true
             case .timer(_, let units, let leeway, _, _): units + leeway > 0
@@ -98,7 +105,7 @@ struct OracleProgram: Sendable, CustomStringConvertible {
         }
         func hasWindow(_ action: Action) -> Bool {
             switch action {
-            case .log, .cancel: false
+            case .log, .logTwice, .cancel: false
             case .invoke, .invokeAfter(_, 0, _): hopSpread > 0
             case .invokeAfter: false
             case .timer(_, _, let leeway, _, _): leeway > 0
@@ -107,7 +114,7 @@ struct OracleProgram: Sendable, CustomStringConvertible {
         func times(_ action: Action, fromShiftedWork shifted: Bool) -> Bool {
             if shifted && startsLater(action) { return true }
             switch action {
-            case .log, .cancel: return false
+            case .log, .logTwice, .cancel: return false
             case .invoke(_, let block), .invokeAfter(_, _, let block), .timer(_, _, _, _, let block):
                 return times(block.action, fromShiftedWork: shifted || hasWindow(action))
             }
@@ -170,6 +177,11 @@ struct OracleProgram: Sendable, CustomStringConvertible {
                 // A cancel of a timer on this serial queue, now and then; otherwise a log.
                 if case .serial(let index) = place, let timers = timersOnQueue[index], !timers.isEmpty, pick(4) == 0 {
                     return Block(id: id, action: .cancel(timer: timers[pick(timers.count)]))
+                }
+                // On the concurrent context, half the logging blocks log twice.
+                if place == .concurrent, pick(2) == 0 {
+                    logs += 2
+                    return Block(id: id, action: .logTwice)
                 }
                 logs += 1
                 return Block(id: id, action: .log)

@@ -13,7 +13,8 @@ final class OracleRun: Sendable {
     let concurrent: Exec
     /// How long a unit of the program's time is.
     let unit: Duration
-    /// Called at the start of each block, before it acts (real runs: note the time, then wait a moment at random).
+    /// Called at the start of each block, before it acts, and between the two logs of one that logs twice (real runs:
+    /// note the time, then wait a moment at random).
     let atStart: @Sendable (OracleProgram.Block) -> Void
 
     private let state = LockedBox(State())
@@ -60,13 +61,22 @@ final class OracleRun: Sendable {
 
     private func run(_ block: OracleProgram.Block) {
         atStart(block)
-        if case .log = block.action { state.withLock { $0.log.append(block.id) } }
+        switch block.action {
+        case .log:
+            state.withLock { $0.log.append(block.id) }
+        case .logTwice:
+            state.withLock { $0.log.append(block.id) }
+            atStart(block)
+            state.withLock { $0.log.append(OracleProgram.secondLog(of: block.id)) }
+        default:
+            break
+        }
         perform(block.action)
     }
 
     private func perform(_ action: OracleProgram.Action) {
         switch action {
-        case .log:
+        case .log, .logTwice:
             break
         case .invoke(let place, let block):
             context(place).invoke { self.run(block) }

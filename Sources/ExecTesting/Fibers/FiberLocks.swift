@@ -1,0 +1,188 @@
+// Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
+
+@_spi(ExecTesting) import ExecMutex
+import Synchronization
+
+/// Which thread of an exploring coordinator holds each lock taken while its concurrent blocks run on fibers
+/// (``Fiber``), and which fibers wait for one. Only one thread runs at a time, so a fiber never really waits for a lock
+/// that another fiber holds: it parks until that fiber lets go, and is no choice for the exploration meanwhile.
+///
+/// The runner (running a serial queue's block, whole) cannot park. When it wants a lock a parked fiber holds, it runs
+/// that fiber on, past the exploration's choices, until it lets go. That leaves no ordering out when the runner's
+/// block has done nothing other work sees before it asked (the wait then looks, to everything else, like a later
+/// start, which the exploration tries as well); otherwise the run no longer claims to cover every ordering
+/// (``forcedOrder``). A cycle of waits among fibers fails the run as a deadlock once nothing else is left to
+/// run; one that closes on the runner stops the program with a message, since the runner's block cannot be unwound.
+final class FiberLocks: LockObserver, @unchecked Sendable {
+    /// Who holds a lock: a fiber, or (`nil`) the runner's thread.
+    private typealias Holder = (fiber: Fiber?, count: Int)
+
+    private struct State {
+        /// The fibers started and not finished.
+        var live: [ObjectIdentifier: Fiber] = [:]
+        /// Each lock held, by whom, and how many times (a recursive lock).
+        var holders: [ObjectIdentifier: Holder] = [:]
+        /// Each lock's waiting fibers, in the order they came.
+        var waiters: [ObjectIdentifier: [Fiber]] = [:]
+        /// Whether a lock wait ran a fiber outside the exploration's order, where that could hide an ordering.
+        var forcedOrder = false
+    }
+
+    private let state = LockedBox(State(), observed: false)
+    /// How many fibers are started and not finished: while none is, the runner needs no watch on its locks.
+    private let liveCount = Atomic(0)
+    /// Whether the runner's block has done something other work sees (an ExecKit call onto the coordinator, a lock): a
+    /// wait from then on could hide an ordering. Touched only by the thread holding the baton.
+    private var runnerActed = false
+
+    /// Whether a fiber is started and not finished (one parked part-way may hold a lock).
+    var hasLiveFibers: Bool { liveCount.load(ordering: .acquiring) > 0 }
+
+    /// Whether a thread that could not park ran a parked fiber on to take a lock it held: the run then left some
+    /// orderings out.
+    var forcedOrder: Bool { state.withLock { $0.forcedOrder } }
+
+    func started(_ fiber: Fiber) {
+        state.withLock { $0.live[ObjectIdentifier(fiber)] = fiber }
+        liveCount.add(1, ordering: .releasing)
+    }
+
+    func finished(_ fiber: Fiber) {
+        state.withLock { _ = $0.live.removeValue(forKey: ObjectIdentifier(fiber)) }
+        liveCount.subtract(1, ordering: .releasing)
+    }
+
+    /// Before `fiber`'s thread takes `mutex`: an interleaving point; then, for a blocking lock another fiber holds, a
+    /// wait, parked, until that fiber lets go.
+    func willLock(_ mutex: PThreadMutex, blocking: Bool, on fiber: Fiber) {
+        guard !fiber.freeRunning else { return }
+        guard fiber.mayPark else { return blocking ? runHolders(of: mutex, for: fiber) : () }
+        fiber.yield()
+        guard blocking else { return }
+        let id = ObjectIdentifier(mutex)
+        while !fiber.freeRunning, let holder = holder(of: id), holder.fiber !== fiber {
+            guard holder.fiber != nil else { deadlock(waiter: fiber, chain: []) }
+            state.withLock { $0.waiters[id, default: []].append(fiber) }
+            fiber.awaitedLock = id
+            fiber.park()
+            fiber.awaitedLock = nil
+        }
+    }
+
+    /// Before a thread that cannot park (the runner, or a fiber inside a nested run, `waiter`) takes `mutex`: while a
+    /// parked fiber holds it, runs that fiber on (and first, if it waits for another lock, that lock's holder) until
+    /// it lets go.
+    func runHolders(of mutex: PThreadMutex, for waiter: Fiber?) {
+        let id = ObjectIdentifier(mutex)
+        while let holder = holder(of: id), let owner = holder.fiber, owner !== waiter {
+            // Along the chain of waits from the holder, the first fiber that can run: parked at an interleaving point,
+            // or woken from its wait.
+            var chain = [owner]
+            while chain.last!.resumption == nil {
+                guard let awaited = chain.last!.awaitedLock, let next = self.holder(of: awaited)?.fiber,
+                    next !== waiter, !chain.contains(where: { $0 === next })
+                else { deadlock(waiter: waiter, chain: chain) }
+                chain.append(next)
+            }
+            let fiber = chain.last!
+            let hides = waiter != nil || runnerActed
+            state.withLock { $0.forcedOrder = $0.forcedOrder || hides }
+            if let token = fiber.resumption { fiber.storage.cancelResumption(token) }
+            // What the fiber does meanwhile is its own doing, not the waiting work's (see ExploringSteps.shifted).
+            let waiterShifted = fiber.storage.attribute(shifted: fiber.isShifted)
+            fiber.resume()
+            _ = fiber.storage.attribute(shifted: waiterShifted)
+        }
+    }
+
+    private func deadlock(waiter: Fiber?, chain: [Fiber]) -> Never {
+        let runner = "the work running on the coordinator's thread"
+        let name = waiter?.description ?? runner
+        let held =
+            chain.isEmpty ? runner : chain.map(\.description).joined(separator: ", which waits for a lock held by ")
+        let closing = chain.isEmpty ? "" : ", which waits for a lock that \(waiter == nil ? "work" : "block") holds"
+        fatalError(
+            "ExecTesting: deadlock: \(name) waits for a lock held by \(held)\(closing). Real threads would wait for "
+                + "each other forever; take the locks in one order everywhere.")
+    }
+
+    /// Runs `work`, a block the runner runs whole while fibers are live, watching its locks: it waits for none of
+    /// theirs.
+    func runOnRunner(_ work: () -> Void) {
+        runnerActed = false
+        LockObserver.observing(with: self, work)
+    }
+
+    /// The runner's block made an ExecKit call onto the coordinator.
+    func runnerActs() {
+        runnerActed = true
+    }
+
+    /// Who holds `id`, if anyone does.
+    private func holder(of id: ObjectIdentifier) -> Holder? {
+        state.withLock { $0.holders[id] }
+    }
+
+    /// Once `fiber` (`nil`: the runner) holds `mutex`.
+    func didLock(_ mutex: PThreadMutex, by fiber: Fiber?) {
+        if fiber?.freeRunning == true { return }
+        state.withLock { state in
+            let id = ObjectIdentifier(mutex)
+            state.holders[id] = (fiber, (state.holders[id]?.count ?? 0) + 1)
+        }
+    }
+
+    /// Once `fiber` (`nil`: the runner) has let go of `mutex`: when it holds it no more, the fibers waiting for it may
+    /// run again.
+    func didUnlock(_ mutex: PThreadMutex, by fiber: Fiber?) {
+        let id = ObjectIdentifier(mutex)
+        let woken = state.withLock { state -> [Fiber] in
+            guard let held = state.holders[id], held.fiber === fiber else { return [] }
+            if held.count > 1 {
+                state.holders[id] = (fiber, held.count - 1)
+                return []
+            }
+            state.holders[id] = nil
+            return state.waiters.removeValue(forKey: id) ?? []
+        }
+        for waiter in woken { _ = waiter.storage.queueResumption(of: waiter) }
+    }
+
+    /// When a run has nothing left to do: the fibers still waiting for a lock, which nothing will let go, in words;
+    /// `nil` when none waits.
+    func stuckWaits() -> String? {
+        let stuck = state.withLock { state in
+            state.waiters.values.flatMap { $0 }.map { fiber in
+                (fiber, fiber.awaitedLock.flatMap { state.holders[$0]?.fiber })
+            }
+        }
+        guard !stuck.isEmpty else { return nil }
+        return stuck.map { waiter, holder in
+            "\(waiter.description) waits for a lock held by \(holder?.description ?? "a thread outside the coordinator")"
+        }.joined(separator: "; ")
+    }
+
+    /// Lets every fiber not finished run to its end on its own thread, alongside whatever else runs: the coordinator
+    /// discarded their work, or is gone.
+    func releaseAll() {
+        let live = state.withLock { state in
+            state.waiters = [:]
+            state.holders = state.holders.filter { $0.value.fiber == nil }
+            return Array(state.live.values)
+        }
+        for fiber in live { fiber.release() }
+    }
+
+    // MARK: LockObserver, on the runner's thread: it waits for none of the fibers' locks.
+
+    override func willLock(_ mutex: PThreadMutex, blocking: Bool) {
+        if blocking { runHolders(of: mutex, for: nil) }
+    }
+
+    override func didLock(_ mutex: PThreadMutex) {
+        didLock(mutex, by: nil)
+        runnerActs()
+    }
+
+    override func didUnlock(_ mutex: PThreadMutex) { didUnlock(mutex, by: nil) }
+}
