@@ -7,6 +7,7 @@
 
 import Benchmark
 import BenchmarkSupport
+import ExecKit
 import ExecTesting
 
 let benchmarks: @Sendable () -> Void = {
@@ -85,6 +86,29 @@ let benchmarks: @Sendable () -> Void = {
             precondition(report.failure == nil && report.runs == benchmark.scaledIterations.count, "every run passed")
             precondition(cell.value == steps * report.runs, "every block ran")
         }
+    }
+
+    // Exploration of blocks on the global queue (issue #39, item 5): each runs on a thread of its own, handing the
+    // baton to and fro, so that it can stop at its lock acquisitions. 10 blocks, each taking a lock twice, against
+    // the 10-step row above (whose blocks run inline on two serial queues).
+    Benchmark(
+        "TestCoordinator.explore.random.10-global-blocks",
+        configuration: Suite.configuration(scalingFactor: .kilo, maxDuration: .seconds(3), maxIterations: 1_000)
+    ) { benchmark in
+        let cell = Cell()
+        let lock = LockedBox(0)
+        let report = TestCoordinator.explore(.random, iterations: benchmark.scaledIterations.count) { coordinator in
+            for _ in 0..<10 {
+                coordinator.global.invoke {
+                    lock.withLock { $0 += 1 }
+                    lock.withLock { $0 -= 1 }
+                    cell.increment()
+                }
+            }
+            coordinator.runUntilIdle()
+        }
+        precondition(report.failure == nil && report.runs == benchmark.scaledIterations.count, "every run passed")
+        precondition(cell.value == 10 * report.runs, "every block ran")
     }
 
     Benchmark(

@@ -12,7 +12,7 @@ import Synchronization
 /// those points, as real threads can (issue #39, item 5).
 ///
 /// One thread runs at a time. The baton passes between the fiber and the thread that started or resumed it (the
-/// runner, or a thread that had to finish the fiber to take a lock it holds) through two semaphores, and with it the
+/// runner, or a thread that had to finish the fiber to take a lock it holds) through two ``Handoff``s, and with it the
 /// coordinator's runner role. The fiber is its thread's ``LockObserver``, so it sees that thread's lock acquisitions.
 ///
 /// Its thread is a task's, run on an executor of its own, so that the block sees the test's task-local values (Swift
@@ -25,10 +25,10 @@ final class Fiber: LockObserver, @unchecked Sendable {
     let storage: CoordinatorStorage
     private let locks: FiberLocks
 
-    private let go = DispatchSemaphore(value: 0)
-    private let back = DispatchSemaphore(value: 0)
+    private let go = Handoff()
+    private let back = Handoff()
 
-    // Touched only by the thread holding the baton (ordered by the semaphores).
+    // Touched only by the thread holding the baton (ordered by the handoffs).
 
     /// The thread the fiber hands the baton back to, and the runner role with it.
     private var resumer: UInt = 0

@@ -39,6 +39,9 @@ extension TestCoordinator {
     ///   ``clock`` puts a sleep in virtual time. A main-actor task started inside counts too, though it is not
     ///   captured: check from the main thread only once it has run. A `Task.detached` carries nothing of its
     ///   creator's, so it is neither captured nor tracked. <!-- G-virtual-captured-tasks-hang -->
+    /// - Cleaning up: resume a task left waiting (a continuation, a cancelled receiver) inside `body`, then run the
+    ///   coordinator, so that it finishes in the coordinator's order. Resumed after this call returns, it finishes on
+    ///   Swift's executor, racing the 0.2 s grace: a replay of the run may then report the hang or not.
     public func withTasksCaptured<Return>(_ body: () throws -> Return) rethrows -> Return {
         storage.beginCapturing(CaptureTarget(executor: globalExecutor))
         defer { storage.endCapturing() }
