@@ -85,8 +85,9 @@ public final class PThreadMutex: ScopedMutex {
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-sync-rethrow-unlocks -->
     @inlinable
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
-        // One look at the thread's lock observer for the pair: a thread's observer stays while it holds a lock.
-        if _slowPath(execkit_current_lock_observer() != nil) { return try observedSync(execute: work) }
+        // One look at the thread's lock observer for the pair: a thread's observer stays while it holds a lock. (The
+        // mutex's own flag is read only on a thread that has an observer.)
+        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return try observedSync(execute: work) }
         lockUnobserved()
         defer { unlockUnobserved() }
         return try work()
@@ -99,7 +100,7 @@ public final class PThreadMutex: ScopedMutex {
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-trysync-rethrow-unlocks -->
     @inlinable
     public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
-        if _slowPath(execkit_current_lock_observer() != nil) { return try observedTrySync(execute: work) }
+        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return try observedTrySync(execute: work) }
         let result = pthread_mutex_trylock(mutex)
         if result != 0 {
             if _fastPath(result == EBUSY) { return nil }
@@ -116,7 +117,7 @@ public final class PThreadMutex: ScopedMutex {
         // The failure paths here name `PThreadMutex`, not `Self`: Swift 6.3 does not inline a method that uses the
         // dynamic `Self` type where the receiver is a stored property or a local, which had made every `sync` an
         // outlined `defer` and every lock in ExecKit's timer engine a call (callgrind: `sync` 81 → 70 instructions).
-        if _slowPath(execkit_current_lock_observer() != nil) { return observedLock() }
+        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return observedLock() }
         lockUnobserved()
     }
 
@@ -126,7 +127,7 @@ public final class PThreadMutex: ScopedMutex {
     ///   holds it. <!-- G-mutex-try-fails-when-held -->
     @inlinable
     public func unbalancedTryLock() -> Bool {
-        if _slowPath(execkit_current_lock_observer() != nil) { return observedTryLock() }
+        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return observedTryLock() }
         let result = pthread_mutex_trylock(mutex)
         if result == 0 { return true }
         if _fastPath(result == EBUSY) { return false }
@@ -137,7 +138,7 @@ public final class PThreadMutex: ScopedMutex {
     @inlinable @inline(__always)
     public func unbalancedUnlock() {
         unlockUnobserved()
-        if _slowPath(execkit_current_lock_observer() != nil) { observedUnlock() }
+        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { observedUnlock() }
     }
 
     @inlinable @inline(__always)

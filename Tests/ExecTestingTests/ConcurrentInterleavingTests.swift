@@ -142,6 +142,29 @@ import Testing
         #expect(seen.value == ["g1 g2 s", "s g1 g2"], "never between g1 and g2: \(seen.value.sorted())")
     }
 
+    /// A lock one serial block takes and a later one lets go: a `.global` block that asks for it meanwhile waits,
+    /// parked, for the later block (no deadlock, no hang).
+    // Guarantees: G-explore-interleaves-locks
+    @Test func aLockHeldAcrossSerialBlocksIsWaitedFor() {
+        let seen = Shared<Set<String>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+            let mutex = PThreadMutex()
+            let log = Shared<[String]>([])
+            let serial = coordinator.serialQueue(named: "s")
+            serial.invoke { mutex.unbalancedLock() }
+            coordinator.global.invoke { mutex.sync { log.update { $0.append("global") } } }
+            serial.invoke {
+                log.update { $0.append("unlock") }
+                mutex.unbalancedUnlock()
+            }
+            coordinator.runUntilIdle()
+            seen.update { $0.insert(log.value.joined(separator: " ")) }
+        }
+        #expect(report.failure == nil)
+        #expect(report.coveredEveryOrdering)
+        #expect(seen.value.contains("unlock global"), "\(seen.value.sorted())")
+    }
+
     /// The serial block acted before it asked for the lock: running the parked block on could hide an ordering, so
     /// the exploration does not claim it covered them all.
     // Guarantees: G-explore-interleaves-locks

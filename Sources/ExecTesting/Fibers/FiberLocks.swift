@@ -34,6 +34,9 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
     /// Whether the runner's block has done something other work sees (an ExecKit call onto the coordinator, a lock): a
     /// wait from then on could hide an ordering. Touched only by the thread holding the baton.
     private var runnerActed = false
+    /// How many threads are running a fiber on to take a lock it holds (``runHolders(of:for:)``): while one is, a
+    /// fiber that waits for a lock the runner holds closes a cycle. Touched only by the thread holding the baton.
+    private var forcing = 0
 
     /// Whether a fiber is started and not finished (one parked part-way may hold a lock).
     var hasLiveFibers: Bool { liveCount.load(ordering: .acquiring) > 0 }
@@ -61,7 +64,9 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
         guard blocking else { return }
         let id = ObjectIdentifier(mutex)
         while !fiber.freeRunning, let holder = holder(of: id), holder.fiber !== fiber {
-            guard holder.fiber != nil else { deadlock(waiter: fiber, chain: []) }
+            // The runner holds it: a deadlock if the runner is waiting for this fiber now; otherwise (a lock one block
+            // took and a later one lets go) a wait like any other.
+            if holder.fiber == nil && forcing > 0 { deadlock(waiter: fiber, chain: []) }
             state.withLock { $0.waiters[id, default: []].append(fiber) }
             fiber.awaitedLock = id
             fiber.park()
@@ -90,7 +95,9 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
             if let token = fiber.resumption { fiber.storage.cancelResumption(token) }
             // What the fiber does meanwhile is its own doing, not the waiting work's (see ExploringSteps.shifted).
             let waiterShifted = fiber.storage.attribute(shifted: fiber.isShifted)
+            forcing += 1
             fiber.resume()
+            forcing -= 1
             _ = fiber.storage.attribute(shifted: waiterShifted)
         }
     }
@@ -106,11 +113,11 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
                 + "each other forever; take the locks in one order everywhere.")
     }
 
-    /// Runs `work`, a block the runner runs whole while fibers are live, watching its locks: it waits for none of
-    /// theirs.
-    func runOnRunner(_ work: () -> Void) {
+    /// Before the runner runs a block whole (with this observer installed on its thread, so that its locks are
+    /// watched: it waits for none of the fibers', and they wait, parked, for one it still holds when the block returns,
+    /// a lock a later block lets go): the block has done nothing yet.
+    func runnerStartsBlock() {
         runnerActed = false
-        LockObserver.observing(with: self, work)
     }
 
     /// The runner's block made an ExecKit call onto the coordinator.
@@ -158,7 +165,7 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
         }
         guard !stuck.isEmpty else { return nil }
         return stuck.map { waiter, holder in
-            "\(waiter.description) waits for a lock held by \(holder?.description ?? "a thread outside the coordinator")"
+            "\(waiter.description) waits for a lock held by \(holder?.description ?? "work that ran whole and never let go of it")"
         }.joined(separator: "; ")
     }
 

@@ -265,15 +265,17 @@ final class CoordinatorStorage: Sendable {
     /// Runs the work due by `limit`, one piece at a time, on the calling thread (the runner).
     private func runDue(until limit: UInt64) {
         guard let fiberLocks else { return runEachWhole(until: limit) }
-        while let work = state.withLock({ $0.nextDue(until: limit) }) {
-            if let fiber = work.resumes {
-                fiber.resume()
-            } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
-                Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
-            } else if fiberLocks.hasLiveFibers {
-                fiberLocks.runOnRunner { runWhole(work) }
-            } else {
-                runWhole(work)
+        // The runner's locks are watched throughout: a fiber may wait for one a block took and a later one lets go.
+        LockObserver.observing(with: fiberLocks) {
+            while let work = state.withLock({ $0.nextDue(until: limit) }) {
+                if let fiber = work.resumes {
+                    fiber.resume()
+                } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
+                    Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
+                } else {
+                    fiberLocks.runnerStartsBlock()
+                    runWhole(work)
+                }
             }
         }
         if fiberLocks.hasLiveFibers, let waits = fiberLocks.stuckWaits() {
@@ -298,11 +300,11 @@ final class CoordinatorStorage: Sendable {
     /// block of an exploring run), a point where other work may run before the call takes effect. Costs a
     /// thread-local load elsewhere.
     private func interleavingPoint() {
-        guard execkit_current_lock_observer() != nil, let fiberLocks else { return }
-        if let fiber = Fiber.parkable(of: self) {
-            fiber.yield()
-        } else if LockObserver.current === fiberLocks {
+        guard let observer = execkit_current_lock_observer(), let fiberLocks else { return }
+        if observer == Unmanaged.passUnretained(fiberLocks).toOpaque() {
             fiberLocks.runnerActs()  // the runner's block: a later wait for a fiber's lock could hide an ordering
+        } else if let fiber = Fiber.parkable(of: self) {
+            fiber.yield()
         }
     }
 
