@@ -25,9 +25,12 @@ open class LockObserver: @unchecked Sendable {
     open func didUnlock(_ mutex: PThreadMutex) {}
 
     /// Makes `observer` see the calling thread's acquisitions (`nil`: none) while `body` runs, then restores the one
-    /// before. The caller keeps `observer` alive meanwhile.
-    public static func observing<Return>(with observer: LockObserver?, _ body: () throws -> Return) rethrows -> Return {
-        let raw = observer.map { Unmanaged.passUnretained($0).toOpaque() }
+    /// before: of observed mutexes only, or, with `seesEveryMutex`, of ExecKit's own too (``PThreadMutex/observed``
+    /// tells them apart). The caller keeps `observer` alive meanwhile.
+    public static func observing<Return>(
+        with observer: LockObserver?, seesEveryMutex: Bool = false, _ body: () throws -> Return
+    ) rethrows -> Return {
+        let raw = observer.map { Unmanaged.passUnretained($0).toOpaque() + (seesEveryMutex ? 1 : 0) }
         let previous = execkit_exchange_lock_observer(raw)
         defer { _ = execkit_exchange_lock_observer(previous) }
         return try withExtendedLifetime(observer) { try body() }
@@ -35,6 +38,8 @@ open class LockObserver: @unchecked Sendable {
 
     /// The calling thread's observer, if any.
     public static var current: LockObserver? {
-        execkit_current_lock_observer().map { Unmanaged<LockObserver>.fromOpaque($0).takeUnretainedValue() }
+        guard let raw = execkit_current_lock_observer() else { return nil }
+        let untagged = UnsafeMutableRawPointer(bitPattern: UInt(bitPattern: raw) & ~1)!
+        return Unmanaged<LockObserver>.fromOpaque(untagged).takeUnretainedValue()
     }
 }

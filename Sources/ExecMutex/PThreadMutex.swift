@@ -61,6 +61,11 @@ public final class PThreadMutex: ScopedMutex {
     @usableFromInline
     let isObserved: Bool
 
+    /// Whether this mutex is one a ``LockObserver`` sees (``init(type:observed:)``); an observer installed with
+    /// `seesEveryMutex` is told of the others too.
+    @_spi(ExecTesting)
+    public var observed: Bool { isObserved }
+
     /// Creates an unlocked mutex that a ``LockObserver`` sees (`observed`) or not: ExecKit's own code passes `false`.
     @_spi(ExecTesting)
     public init(type: Kind, observed: Bool) {
@@ -87,7 +92,7 @@ public final class PThreadMutex: ScopedMutex {
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
         // One look at the thread's lock observer for the pair: a thread's observer stays while it holds a lock. (The
         // mutex's own flag is read only on a thread that has an observer.)
-        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return try observedSync(execute: work) }
+        if _slowPath(observes) { return try observedSync(execute: work) }
         lockUnobserved()
         defer { unlockUnobserved() }
         return try work()
@@ -100,7 +105,7 @@ public final class PThreadMutex: ScopedMutex {
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-trysync-rethrow-unlocks -->
     @inlinable
     public func trySync<R>(execute work: () throws -> R) rethrows -> R? {
-        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return try observedTrySync(execute: work) }
+        if _slowPath(observes) { return try observedTrySync(execute: work) }
         let result = pthread_mutex_trylock(mutex)
         if result != 0 {
             if _fastPath(result == EBUSY) { return nil }
@@ -117,7 +122,7 @@ public final class PThreadMutex: ScopedMutex {
         // The failure paths here name `PThreadMutex`, not `Self`: Swift 6.3 does not inline a method that uses the
         // dynamic `Self` type where the receiver is a stored property or a local, which had made every `sync` an
         // outlined `defer` and every lock in ExecKit's timer engine a call (callgrind: `sync` 81 → 70 instructions).
-        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return observedLock() }
+        if _slowPath(observes) { return observedLock() }
         lockUnobserved()
     }
 
@@ -127,7 +132,7 @@ public final class PThreadMutex: ScopedMutex {
     ///   holds it. <!-- G-mutex-try-fails-when-held -->
     @inlinable
     public func unbalancedTryLock() -> Bool {
-        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { return observedTryLock() }
+        if _slowPath(observes) { return observedTryLock() }
         let result = pthread_mutex_trylock(mutex)
         if result == 0 { return true }
         if _fastPath(result == EBUSY) { return false }
@@ -138,13 +143,21 @@ public final class PThreadMutex: ScopedMutex {
     @inlinable @inline(__always)
     public func unbalancedUnlock() {
         unlockUnobserved()
-        if _slowPath(execkit_current_lock_observer() != nil && isObserved) { observedUnlock() }
+        if _slowPath(observes) { observedUnlock() }
     }
 
     @inlinable @inline(__always)
     func lockUnobserved() {
         let result = pthread_mutex_lock(mutex)
         if _slowPath(result != 0) { PThreadMutex.lockFailed(result, "pthread_mutex_lock") }
+    }
+
+    /// Whether the calling thread's lock observer sees this mutex: one that sees every mutex (its pointer is tagged), or
+    /// one that sees the observed ones and this is one. False at once on a thread with no observer.
+    @inlinable @inline(__always)
+    var observes: Bool {
+        let raw = UInt(bitPattern: execkit_current_lock_observer())
+        return raw != 0 && (isObserved || raw & 1 != 0)
     }
 
     @inlinable @inline(__always)
@@ -178,7 +191,7 @@ public final class PThreadMutex: ScopedMutex {
 
     @usableFromInline @inline(never)
     func observedLock() {
-        let observer = isObserved ? LockObserver.current : nil
+        let observer = LockObserver.current
         observer?.willLock(self, blocking: true)
         let result = pthread_mutex_lock(mutex)
         if result != 0 { PThreadMutex.lockFailed(result, "pthread_mutex_lock") }
@@ -187,7 +200,7 @@ public final class PThreadMutex: ScopedMutex {
 
     @usableFromInline @inline(never)
     func observedTryLock() -> Bool {
-        let observer = isObserved ? LockObserver.current : nil
+        let observer = LockObserver.current
         observer?.willLock(self, blocking: false)
         let result = pthread_mutex_trylock(mutex)
         if result == 0 {
@@ -200,7 +213,7 @@ public final class PThreadMutex: ScopedMutex {
 
     @usableFromInline @inline(never)
     func observedUnlock() {
-        if isObserved { LockObserver.current?.didUnlock(self) }
+        LockObserver.current?.didUnlock(self)
     }
 
     @usableFromInline

@@ -4,6 +4,12 @@ import ExecKit
 import ExecTesting
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Blocks on a coordinator's concurrent queue interleave under exploration (issue #39, item 5): each ExecKit call onto
 /// the coordinator and each `PThreadMutex`/`LockedBox` acquisition inside one is a point where other work may run, as
 /// real threads can run between them, and `exhaustive` covers those interleavings too.
@@ -35,14 +41,16 @@ import Testing
 
     // Guarantees: G-explore-interleaves-locks
     @Test func aCheckThenActSplitAcrossTwoLockAcquisitionsIsFound() throws {
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             Self.payTwice(Account(checksAndTakesTogether: false), coordinator)
         } reportFailure: { _ in
         }
         let failure = try #require(report.failure)
         #expect(failure.error.contains("-60"), "\(failure.error)")
 
-        let fixed = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let fixed = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             Self.payTwice(Account(checksAndTakesTogether: true), coordinator)
         }
         #expect(fixed.failure == nil)
@@ -50,10 +58,28 @@ import Testing
         #expect(fixed.runs > 1, "the two blocks' acquisitions are tried in both orders")
     }
 
+    /// Without `interleavesGlobalBlocks`, each block runs whole: the race is not found, and a run in which a block made
+    /// two acquisitions keeps the report from claiming every ordering covered. A block that makes one keeps the claim.
+    // Guarantees: G-explore-whole-blocks-withhold
+    @Test func wholeBlocksWithholdTheClaimWhenABlockHadTwoPoints() {
+        let whole = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+            Self.payTwice(Account(checksAndTakesTogether: false), coordinator)
+        }
+        #expect(whole.failure == nil, "whole blocks never interleave")
+        #expect(!whole.coveredEveryOrdering)
+
+        let onePoint = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+            Self.payTwice(Account(checksAndTakesTogether: true), coordinator)
+        }
+        #expect(onePoint.failure == nil)
+        #expect(onePoint.coveredEveryOrdering)
+    }
+
     // Guarantees: G-explore-interleaves-locks
     @Test func randomAndPCTFindItToo() throws {
         for strategy in [ExplorationStrategy.random, .pct()] {
-            let report = TestCoordinator.explore(strategy, iterations: 1_000) { coordinator in
+            let report = TestCoordinator.explore(strategy, iterations: 1_000, interleavesGlobalBlocks: true) {
+                coordinator in
                 Self.payTwice(Account(checksAndTakesTogether: false), coordinator)
             } reportFailure: { _ in
             }
@@ -65,7 +91,8 @@ import Testing
     // Guarantees: G-explore-interleaves-calls
     @Test func twoBlocksHopsInterleaveOnMain() {
         let seen = Shared<Set<String>>([])
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let log = Shared<[String]>([])
             for name in ["a", "b"] {
                 coordinator.global.invoke {
@@ -102,7 +129,8 @@ import Testing
             coordinator.runUntilIdle()
             #expect(moved.value == 2)
         }
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             transfer(coordinator, inOneOrder: false)
         } reportFailure: { _ in
         }
@@ -112,7 +140,8 @@ import Testing
         #expect(failure.error.components(separatedBy: "waits for a lock held by").count == 3, "both waits named")
         #expect(failure.error.contains("ConcurrentInterleavingTests.swift"), "\(failure.error)")
 
-        let fixed = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let fixed = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             transfer(coordinator, inOneOrder: true)
         }
         #expect(fixed.failure == nil)
@@ -124,7 +153,8 @@ import Testing
     // Guarantees: G-explore-interleaves-locks
     @Test func aSerialBlockWaitsForALockAParkedBlockHolds() {
         let seen = Shared<Set<String>>([])
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let log = LockedBox<[String]>([])
             coordinator.global.invoke {
                 log.withLock {
@@ -147,7 +177,8 @@ import Testing
     // Guarantees: G-explore-interleaves-locks
     @Test func aLockHeldAcrossSerialBlocksIsWaitedFor() {
         let seen = Shared<Set<String>>([])
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let mutex = PThreadMutex()
             let log = Shared<[String]>([])
             let serial = coordinator.serialQueue(named: "s")
@@ -169,7 +200,8 @@ import Testing
     /// the exploration does not claim it covered them all.
     // Guarantees: G-explore-interleaves-locks
     @Test func aWaitAfterTheSerialBlockActedWithholdsTheClaim() {
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let lock = LockedBox(0)
             coordinator.global.invoke {
                 lock.withLock { _ in coordinator.main.invoke {} }
@@ -188,7 +220,8 @@ import Testing
     /// block run inline: it is the test's issue (a known one of the exploration's), found and replayed.
     // Guarantees: G-explore-interleaves-calls
     @Test func anExpectInsideAnInterleavedBlockFailsTheRun() throws {
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let log = Shared<[String]>([])
             for name in ["a", "b"] {
                 coordinator.global.invoke {
@@ -209,7 +242,8 @@ import Testing
     // Guarantees: G-explore-interleaves-locks
     @Test func aTryLockOfALockAParkedBlockHoldsFails() {
         let outcomes = Shared<Set<Bool>>([])
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let mutex = PThreadMutex()
             coordinator.global.invoke { mutex.sync { coordinator.main.invoke {} } }
             coordinator.global.invoke {
@@ -226,7 +260,8 @@ import Testing
     /// A recursive lock taken again by the block that holds it is no wait.
     // Guarantees: G-explore-interleaves-locks
     @Test func aRecursiveLockTakenAgainIsNoWait() {
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let mutex = PThreadMutex(type: .recursive)
             let count = Shared(0)
             for _ in 0..<2 {
@@ -244,18 +279,36 @@ import Testing
         #expect(report.coveredEveryOrdering)
     }
 
-    /// A `.global` block sees the test's task-local values, as a block run inline does.
+    /// A `.global` block sees the test's task-local values, as a block run inline does, though it runs on a thread of
+    /// its own (and stops part-way).
     @TaskLocal static var requestID = 0
+
+    static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
     // Guarantees: G-explore-interleaves-calls
     @Test func anInterleavedBlockSeesTheTestsTaskLocals() {
         let seen = Shared<Set<Int>>([])
+        let threads = Shared<Set<UInt>>([])
+        let testThread = Self.currentThread()
         Self.$requestID.withValue(7) {
-            _ = TestCoordinator.explore(.exhaustive, iterations: 10) { coordinator in
-                coordinator.global.invoke { seen.update { _ = $0.insert(Self.requestID) } }
+            _ = TestCoordinator.explore(.exhaustive, iterations: 10, interleavesGlobalBlocks: true) { coordinator in
+                let lock = LockedBox(0)
+                coordinator.global.invoke {
+                    lock.withLock { $0 += 1 }
+                    lock.withLock { $0 += 1 }  // a stop: the rest runs later, on the same thread
+                    seen.update { _ = $0.insert(Self.requestID) }
+                    threads.update { _ = $0.insert(Self.currentThread()) }
+                }
                 coordinator.runUntilIdle()
             }
         }
         #expect(seen.value == [7])
+        #expect(!threads.value.isEmpty && !threads.value.contains(testThread), "a thread of its own")
     }
 
     /// An inline `invokeSync` from a `.global` block onto a serial queue runs whole (the block stands in that queue
@@ -263,7 +316,8 @@ import Testing
     // Guarantees: G-explore-interleaves-calls
     @Test func anInvokeSyncFromAnInterleavedBlockRunsWhole() {
         let seen = Shared<Set<String>>([])
-        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000) { coordinator in
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
             let log = Shared<[String]>([])
             let queue = coordinator.serialQueue(named: "s")
             coordinator.global.invoke {
@@ -285,7 +339,8 @@ import Testing
     /// coordinator is gone: nothing hangs.
     @Test func aBlockParkedWhenTheRunStopsFinishes() async {
         let (started, finished) = (Shared(0), Shared(0))
-        _ = TestCoordinator.explore(.exhaustive, iterations: 5, stepLimit: 2) { coordinator in
+        _ = TestCoordinator.explore(.exhaustive, iterations: 5, stepLimit: 2, interleavesGlobalBlocks: true) {
+            coordinator in
             for _ in 0..<2 {
                 coordinator.global.invoke {
                     started.update { $0 += 1 }
@@ -308,7 +363,7 @@ import Testing
     // Guarantees: G-explore-lock-deadlock
     @Test func aLockCycleThroughASerialBlockStopsTheProgramWithAMessage() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = TestCoordinator.explore(.exhaustive, iterations: 100) { coordinator in
+            _ = TestCoordinator.explore(.exhaustive, iterations: 100, interleavesGlobalBlocks: true) { coordinator in
                 let (a, b) = (PThreadMutex(), PThreadMutex())
                 coordinator.global.invoke {
                     b.sync {

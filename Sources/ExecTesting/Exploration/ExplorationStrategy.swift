@@ -35,9 +35,10 @@ public struct ExplorationStrategy: Sendable, CustomStringConvertible {
     /// Every distinct ordering, depth first, one run each, up to the exploration's `iterations`; the report says
     /// whether that covered them all (``ExplorationReport/coveredEveryOrdering``): every ordering of whole blocks that
     /// ``WorkOrdering`` allows, each timer at every position in its leeway and each hop in its spread among the other
-    /// work due there, and the interleavings of blocks on the global queue at each call onto the coordinator and each
-    /// lock acquisition. What it does not vary is listed in <doc:FindingOrderingBugs#Limits> (blocks on serial queues
-    /// run whole, and so does a global block between two such points). Two pieces of work on different queues are run both ways, since
+    /// work due there, and, for an exploration made with `interleavesGlobalBlocks: true`, the interleavings of blocks
+    /// on the global queue at each call onto the coordinator and each lock acquisition. What it does not vary is listed
+    /// in <doc:FindingOrderingBugs#Limits> (blocks on serial queues run whole, and so does a global block between two
+    /// such points). Two pieces of work on different queues are run both ways, since
     /// the coordinator cannot see whether they touch something in common, so the count grows quickly with the work
     /// that is due at once: for small programs. For work on queues the test declares
     /// independent (``TestCoordinator/declareIndependent(_:)``), orderings that differ only in the order of that work
@@ -72,8 +73,9 @@ public struct ExplorationReport: Sendable, CustomStringConvertible {
     /// For ``ExplorationStrategy/exhaustive``: whether the runs covered every distinct ordering that ``WorkOrdering``
     /// allows, counting as one the orderings that differ only in the order of work on queues declared independent
     /// (``TestCoordinator/declareIndependent(_:)``). A block on a serial queue counts as one step; a block on the global
-    /// queue as one step per call it makes onto the coordinator and per `PThreadMutex`/`LockedBox` acquisition, so
-    /// that two of them interleave there (see <doc:FindingOrderingBugs#Limits>, which lists everything exploration
+    /// queue, explored with `interleavesGlobalBlocks: true`, as one step per call it makes onto the coordinator and per
+    /// `PThreadMutex`/`LockedBox` acquisition, so that two of them interleave there (without it, a run in which one
+    /// made two is left out of the claim) (see <doc:FindingOrderingBugs#Limits>, which lists everything exploration
     /// does not vary). Held to a model of the documented order, and to real queues, by the
     /// project's oracle. `false` for the other strategies. <!-- G-explore-oracle -->
     ///

@@ -2,6 +2,7 @@
 
 import Dispatch
 import ExecDispatch
+@_spi(ExecTesting) import ExecMutex
 
 extension TestCoordinator {
     /// Runs `body` many times, each time on a fresh coordinator whose work runs in another of the orders ExecKit
@@ -60,6 +61,14 @@ extension TestCoordinator {
     ///   - failureLimit: How many failing runs end the exploration: 1 (the default) stops at the first; more go on
     ///     exploring after each failure is shrunk and reported, so that one test finds several orderings that break
     ///     (each reported on its own). <!-- G-explore-failure-limit -->
+    ///   - interleavesGlobalBlocks: Whether blocks on the ``global`` queue interleave part-way: each runs on a thread of
+    ///     its own and stops at each call onto the coordinator and each `PThreadMutex`/`LockedBox` acquisition, where
+    ///     other work may run, as real threads can (see <doc:FindingOrderingBugs#Blocks-that-run-at-the-same-time>).
+    ///     <!-- G-explore-interleaves-calls --> When `false` (the default), each runs whole, and a run in which one
+    ///     made two such calls or acquisitions does not count toward ``ExplorationReport/coveredEveryOrdering``.
+    ///     <!-- G-explore-whole-blocks-withhold --> Leave it off where global blocks share a lock ExecTesting cannot
+    ///     see (`Synchronization.Mutex`, `NSLock`) across such a point: a block stopped while holding one makes the
+    ///     next that wants it wait for real, and the program stops after 60 s with a message.
     ///   - fileID: Where a failure is recorded; defaults to the caller's file.
     ///   - line: Where a failure is recorded; defaults to the caller's line.
     ///   - reportFailure: Receives the failure's description; `nil` reports it as described above.
@@ -83,6 +92,7 @@ extension TestCoordinator {
         hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
         failureLimit: Int = 1,
+        interleavesGlobalBlocks: Bool = false,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         _ body: (TestCoordinator) throws -> Void,
@@ -94,8 +104,12 @@ extension TestCoordinator {
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
                 recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
-                ordering: ordering, stepLimit: stepLimit)
-            let failure = RunFailure.capture { try body(coordinator) }
+                ordering: ordering, stepLimit: stepLimit, interleavesGlobalBlocks: interleavesGlobalBlocks)
+            // The body's own locks are watched too: taking one a stopped block holds runs that block on (or stops
+            // the program with a message, for a lock a deadlocked run left held) instead of hanging.
+            let failure = LockObserver.observing(with: coordinator.storage.fiberLocks) {
+                RunFailure.capture { try body(coordinator) }
+            }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
             // The run is over: what it left pending goes now, as when a coordinator goes (a block that captured the
             // coordinator would otherwise keep it), and a block left parked part-way runs to its end.
@@ -105,7 +119,7 @@ extension TestCoordinator {
         return report(driver.report, fileID: fileID, line: line, reportFailure: reportFailure)
     }
 
-    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:failureLimit:fileID:line:_:reportFailure:reportProgress:)``
+    /// ``explore(_:iterations:seed:recordsCallSites:hopLatency:hopLatencySpread:stepLimit:failureLimit:interleavesGlobalBlocks:fileID:line:_:reportFailure:reportProgress:)``
     /// for a body that awaits: tasks on the coordinator's contexts, actors on its queues. It runs the body on the caller's
     /// actor (`isolation`), so a `@MainActor` test may call it. A body that does not await takes the synchronous
     /// form, in an async test too.
@@ -119,6 +133,7 @@ extension TestCoordinator {
         hopLatencySpread: Duration = .zero,
         stepLimit: Int = 1_000_000,
         failureLimit: Int = 1,
+        interleavesGlobalBlocks: Bool = false,
         fileID: StaticString = #fileID,
         line: UInt = #line,
         isolation: isolated (any Actor)? = #isolation,
@@ -131,7 +146,7 @@ extension TestCoordinator {
         while let ordering = driver.nextOrdering() {
             let coordinator = TestCoordinator(
                 recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
-                ordering: ordering, stepLimit: stepLimit)
+                ordering: ordering, stepLimit: stepLimit, interleavesGlobalBlocks: interleavesGlobalBlocks)
             let failure = await RunFailure.capture(isolation: isolation) { try await body(coordinator) }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
             // The run is over: what it left pending goes now, as when a coordinator goes (a block that captured the
@@ -145,6 +160,7 @@ extension TestCoordinator {
     /// The run's outcome for the driver: its failure (a deadlock or livelock first) and the choices its coordinator
     /// made.
     private func outcome(_ failure: RunFailure.Found?, stepLimit: Int) -> ExplorationDriver.Outcome {
+        storage.failRunIfLocksAreStuck()  // blocks still waiting for locks when the body returns
         let made = storage.choicesMade
         var failures = failure.map { [$0] } ?? []
         // A run that failed as a deadlock or livelock is not also checked for hung tasks (nor waited on for them).

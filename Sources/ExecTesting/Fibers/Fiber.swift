@@ -36,9 +36,12 @@ final class Fiber: LockObserver, @unchecked Sendable {
     private(set) var thread: UInt = 0
     /// Inside an inline `invokeSync` or isolated run: the fiber stands in a queue there, so it does not park.
     var nesting = 0
+    /// How many of ExecKit's own locks (unobserved mutexes) the fiber holds: it does not park while it holds one, since
+    /// nothing would know to wait for it (ExecKit calls back into the coordinator under a few of them).
+    private var unwatchedHeld = 0
     /// Whether the block started at an instant tried in a window (see ``ExploringSteps``): so do its resumptions.
     private(set) var isShifted = false
-    /// The pending work that resumes the fiber, while it is parked at an interleaving point.
+    /// The pending work that resumes the fiber, while it is parked at an interleaving point (`nil` once discarded).
     var resumption: WorkToken?
     /// The lock the fiber waits for, while it is parked until another fiber lets go of it.
     var awaitedLock: ObjectIdentifier?
@@ -66,7 +69,7 @@ final class Fiber: LockObserver, @unchecked Sendable {
     }
 
     /// Whether the fiber may park now: not inside a nested run, and not running free.
-    var mayPark: Bool { nesting == 0 && !freeRunning }
+    var mayPark: Bool { nesting == 0 && unwatchedHeld == 0 && !freeRunning }
 
     /// Runs `work` (a block of `queue`) on a new fiber, until it finishes or parks; the caller holds the baton.
     static func start(
@@ -81,13 +84,38 @@ final class Fiber: LockObserver, @unchecked Sendable {
         Task(executorPreference: FiberExecutor()) {
             fiber.run(body, capturingInto: target)
         }
-        fiber.back.wait()
+        fiber.waitForTurn()
+    }
+
+    /// How many fibers of any coordinator are started and not finished, in this process. Each holds a thread (one of
+    /// Dispatch's, whose pool has about 255); a run that fails as a lock deadlock keeps its fibers' for good.
+    private static let liveInProcess = Atomic(0)
+    /// How many may be: past it, a block runs whole (``mayStart``).
+    static let processLimit = 64
+
+    /// Whether another fiber may start now (see ``processLimit``).
+    static var mayStart: Bool { liveInProcess.load(ordering: .relaxed) < processLimit }
+
+    /// How long the thread that started or resumed a fiber waits for it to stop or finish before it stops the program.
+    static let turnLimitSeconds = 60
+
+    /// On the thread that handed the baton over: waits for it to come back, or stops the program with a message.
+    private func waitForTurn() {
+        back.wait(
+            stoppingAfter: Self.turnLimitSeconds,
+            "ExecTesting: \(description) ran \(Self.turnLimitSeconds) s without reaching its next ExecKit call or "
+                + "lock, nor its end. It may be waiting for a lock ExecTesting cannot see (Synchronization.Mutex, "
+                + "NSLock, os_unfair_lock) that another block holds while it is stopped, or for work that cannot run "
+                + "meanwhile (a semaphore a later block signals). Use LockedBox or PThreadMutex for locks that blocks "
+                + "on the global queue share.")
     }
 
     private func run(_ body: @Sendable () -> Void, capturingInto target: CaptureTarget?) {
+        Self.liveInProcess.add(1, ordering: .relaxed)
+        defer { Self.liveInProcess.subtract(1, ordering: .relaxed) }
         thread = ThreadIdentity.current
         storage.handRunner(to: thread)
-        LockObserver.observing(with: self) {
+        LockObserver.observing(with: self, seesEveryMutex: true) {
             GlobalJobCapture.runningWork(for: target) {
                 withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, body) }
             }
@@ -103,7 +131,7 @@ final class Fiber: LockObserver, @unchecked Sendable {
         resumption = nil
         resumer = ThreadIdentity.current
         go.signal()
-        back.wait()
+        waitForTurn()
     }
 
     /// An interleaving point, before an ExecKit call or a lock: the rest of the block becomes a piece of work of its
@@ -139,15 +167,15 @@ final class Fiber: LockObserver, @unchecked Sendable {
     // MARK: LockObserver
 
     override func willLock(_ mutex: PThreadMutex, blocking: Bool) {
-        locks.willLock(mutex, blocking: blocking, on: self)
+        if mutex.observed { locks.willLock(mutex, blocking: blocking, on: self) }
     }
 
     override func didLock(_ mutex: PThreadMutex) {
-        locks.didLock(mutex, by: self)
+        if mutex.observed { locks.didLock(mutex, by: self) } else { unwatchedHeld += 1 }
     }
 
     override func didUnlock(_ mutex: PThreadMutex) {
-        locks.didUnlock(mutex, by: self)
+        if mutex.observed { locks.didUnlock(mutex, by: self) } else { unwatchedHeld -= 1 }
     }
 }
 

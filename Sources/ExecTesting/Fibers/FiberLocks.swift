@@ -1,5 +1,6 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
+import ExecDispatch
 @_spi(ExecTesting) import ExecMutex
 import Synchronization
 
@@ -33,7 +34,10 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
     private let liveCount = Atomic(0)
     /// Whether the runner's block has done something other work sees (an ExecKit call onto the coordinator, a lock): a
     /// wait from then on could hide an ordering. Touched only by the thread holding the baton.
-    private var runnerActed = false
+    private var runnerActed: Bool { runnerPoints > 0 }
+    /// How many calls onto the coordinator and lock acquisitions the runner's block has made so far. Touched only by
+    /// the thread holding the baton.
+    private(set) var runnerPoints = 0
     /// How many threads are running a fiber on to take a lock it holds (``runHolders(of:for:)``): while one is, a
     /// fiber that waits for a lock the runner holds closes a cycle. Touched only by the thread holding the baton.
     private var forcing = 0
@@ -79,15 +83,25 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
     /// it lets go.
     func runHolders(of mutex: PThreadMutex, for waiter: Fiber?) {
         let id = ObjectIdentifier(mutex)
+        var resumes = 0
         while let holder = holder(of: id), let owner = holder.fiber, owner !== waiter {
             // Along the chain of waits from the holder, the first fiber that can run: parked at an interleaving point,
             // or woken from its wait.
+            // (A fiber whose rest was discarded has no resumption, and waits for nothing: it can run on too.)
             var chain = [owner]
-            while chain.last!.resumption == nil {
-                guard let awaited = chain.last!.awaitedLock, let next = self.holder(of: awaited)?.fiber,
-                    next !== waiter, !chain.contains(where: { $0 === next })
+            while chain.last!.resumption == nil, let awaited = chain.last!.awaitedLock {
+                guard let next = self.holder(of: awaited)?.fiber, next !== waiter,
+                    !chain.contains(where: { $0 === next })
                 else { deadlock(waiter: waiter, chain: chain) }
                 chain.append(next)
+            }
+            resumes += 1
+            if resumes > Self.resumeLimit {
+                fatalError(
+                    "ExecTesting: \(waiter?.description ?? "the work running on the coordinator's thread") waits for "
+                        + "a lock held by \(owner.description), which ran on \(Self.resumeLimit) times without letting "
+                        + "go: it waits for work that cannot run while the lock is wanted. Real threads would wait "
+                        + "forever too.")
             }
             let fiber = chain.last!
             let hides = waiter != nil || runnerActed
@@ -113,16 +127,25 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
                 + "each other forever; take the locks in one order everywhere.")
     }
 
+    /// How many times one wait runs fibers on before it stops the program (a fiber that never lets go).
+    static let resumeLimit = 100_000
+
+    /// A block on the global queue ran whole, and made two calls or took two locks (where it would have stopped, run
+    /// on a fiber), or there were too many fibers in the process: the run leaves orderings out.
+    func leaveOrderingsOut() {
+        state.withLock { $0.forcedOrder = true }
+    }
+
     /// Before the runner runs a block whole (with this observer installed on its thread, so that its locks are
     /// watched: it waits for none of the fibers', and they wait, parked, for one it still holds when the block returns,
     /// a lock a later block lets go): the block has done nothing yet.
     func runnerStartsBlock() {
-        runnerActed = false
+        runnerPoints = 0
     }
 
     /// The runner's block made an ExecKit call onto the coordinator.
     func runnerActs() {
-        runnerActed = true
+        runnerPoints += 1
     }
 
     /// Who holds `id`, if anyone does.
@@ -155,12 +178,22 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
         for waiter in woken { _ = waiter.storage.queueResumption(of: waiter) }
     }
 
-    /// When a run has nothing left to do: the fibers still waiting for a lock, which nothing will let go, in words;
-    /// `nil` when none waits.
+    /// The fibers waiting for a lock that nothing will let go of, in words, or `nil` when none does: a fiber whose
+    /// chain of waits ends in a cycle, or at a lock that work run whole took and kept. (One that ends at a fiber that
+    /// can run, such as one a stop left parked, is no deadlock.)
     func stuckWaits() -> String? {
-        let stuck = state.withLock { state in
-            state.waiters.values.flatMap { $0 }.map { fiber in
-                (fiber, fiber.awaitedLock.flatMap { state.holders[$0]?.fiber })
+        let stuck = state.withLock { state -> [(Fiber, Fiber?)] in
+            state.waiters.values.flatMap { $0 }.compactMap { waiter in
+                var seen: [Fiber] = [waiter]
+                var current = waiter
+                while let awaited = current.awaitedLock {
+                    guard let holder = state.holders[awaited]?.fiber else { return (waiter, nil) }
+                    if seen.contains(where: { $0 === holder }) { break }
+                    if holder.awaitedLock == nil { return nil }  // it can run on, and let go
+                    seen.append(holder)
+                    current = holder
+                }
+                return (waiter, waiter.awaitedLock.flatMap { state.holders[$0]?.fiber })
             }
         }
         guard !stuck.isEmpty else { return nil }
@@ -177,7 +210,8 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
             state.holders = state.holders.filter { $0.value.fiber == nil }
             return Array(state.live.values)
         }
-        for fiber in live { fiber.release() }
+        let current = ThreadIdentity.current
+        for fiber in live where fiber.thread != current { fiber.release() }
     }
 
     // MARK: LockObserver, on the runner's thread: it waits for none of the fibers' locks.

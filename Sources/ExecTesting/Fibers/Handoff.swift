@@ -20,12 +20,18 @@ final class Handoff: Sendable {
         if state.exchange(1, ordering: .acquiringAndReleasing) == 2 { semaphore.signal() }
     }
 
-    func wait() {
+    /// Waits for the signal; after `limit` seconds without it (when given), stops the program with `message`: a hang
+    /// would say nothing.
+    func wait(stoppingAfter limit: Int? = nil, _ message: @autoclosure () -> String = "") {
         for _ in 0..<Self.spins {
             if state.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged { return }
         }
         if state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
-            semaphore.wait()
+            if let limit {
+                if semaphore.wait(timeout: .now() + .seconds(limit)) == .timedOut { fatalError(message()) }
+            } else {
+                semaphore.wait()
+            }
         }
         _ = state.exchange(0, ordering: .acquiringAndReleasing)  // the signal is taken (and what came before it)
     }

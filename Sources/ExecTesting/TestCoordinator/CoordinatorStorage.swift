@@ -27,6 +27,7 @@ final class CoordinatorStorage: Sendable {
     /// sleep wakes with `CancellationError`).
     func close() {
         drop(state.withLock { $0.close() })
+        // A block stopped part-way runs to its end on its own thread: its rest cannot be dropped.
         if let fiberLocks, fiberLocks.hasLiveFibers { fiberLocks.releaseAll() }
     }
 
@@ -92,15 +93,19 @@ final class CoordinatorStorage: Sendable {
         queuesMade.add(1, ordering: .relaxed).oldValue
     }
 
-    /// For an exploring coordinator, what runs its concurrent blocks on fibers, which interleave at each ExecKit call
-    /// and lock acquisition (``Fiber``); `nil` for a plain one, which runs each block whole.
+    /// For an exploring coordinator, what watches the runner's locks and, when ``interleavesGlobalBlocks``, runs its
+    /// concurrent blocks on fibers, which interleave at each ExecKit call and lock acquisition (``Fiber``); `nil` for a
+    /// plain one, which runs each block whole.
     let fiberLocks: FiberLocks?
+    /// Whether an exploring coordinator's global blocks run on fibers.
+    let interleavesGlobalBlocks: Bool
 
     init(
         recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
-        ordering: WorkOrdering = .fixed, stepLimit: Int? = nil
+        ordering: WorkOrdering = .fixed, stepLimit: Int? = nil, interleavesGlobalBlocks: Bool = false
     ) {
         fiberLocks = stepLimit != nil ? FiberLocks() : nil
+        self.interleavesGlobalBlocks = interleavesGlobalBlocks
         self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
         state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit), observed: false)
         explores = stepLimit != nil
@@ -220,7 +225,6 @@ final class CoordinatorStorage: Sendable {
     /// its task with `CancellationError` instead of leaving it suspended for good).
     func discardAll() {
         drop(state.withLock { $0.removeAll() })
-        if let fiberLocks, fiberLocks.hasLiveFibers { fiberLocks.releaseAll() }
     }
 
     /// Asks the run in progress on the calling thread to run nothing after the current work; `false` when the
@@ -271,16 +275,29 @@ final class CoordinatorStorage: Sendable {
                 if let fiber = work.resumes {
                     fiber.resume()
                 } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
-                    Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
+                    if interleavesGlobalBlocks && Fiber.mayStart {
+                        Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
+                    } else {
+                        // Whole: a run in which it made two calls or took two locks leaves orderings out.
+                        fiberLocks.runnerStartsBlock()
+                        runWhole(work)
+                        if fiberLocks.runnerPoints >= 2 { fiberLocks.leaveOrderingsOut() }
+                    }
                 } else {
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
                 }
             }
         }
-        if fiberLocks.hasLiveFibers, let waits = fiberLocks.stuckWaits() {
-            state.withLock { $0.failRun(deadlocked: waits) }
-        }
+        // Nothing left to run while blocks wait for locks: a deadlock (with work pending, or a stopped run, a later run
+        // may still let go of them; the run's end checks again).
+        if state.withLock({ !$0.isStopped && $0.pendingCount == 0 }) { failRunIfLocksAreStuck() }
+    }
+
+    /// Fails the run as a deadlock if blocks wait for locks that nothing left will let go of.
+    func failRunIfLocksAreStuck() {
+        guard let fiberLocks, fiberLocks.hasLiveFibers, let waits = fiberLocks.stuckWaits() else { return }
+        state.withLock { $0.failRun(deadlocked: waits) }
     }
 
     /// Runs the work due by `limit` as ``runDue(until:)`` does, each piece whole, on the calling thread.
@@ -312,7 +329,9 @@ final class CoordinatorStorage: Sendable {
     func queueResumption(of fiber: Fiber) -> Bool {
         var work = ScheduledWork(queue: fiber.queue, kind: .block, origin: fiber.origin, body: {})
         work.resumes = fiber
-        work.onDiscard = { fiber.release() }
+        // Discarded, the rest stays stopped (it cannot be dropped) until a thread that wants one of its locks runs it
+        // on, or the coordinator goes and it runs to its end.
+        work.onDiscard = { fiber.resumption = nil }
         let token = state.withLock { $0.queueResumption(work, shifted: fiber.isShifted) }
         fiber.resumption = token
         return token != nil

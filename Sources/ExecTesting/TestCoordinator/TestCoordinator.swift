@@ -55,8 +55,9 @@ public final class TestCoordinator: TaskLauncher {
     public let mainAsync: Exec
 
     /// Looks like a global concurrent queue (`Exec.utility` and its siblings): always queues. Its blocks still run one
-    /// at a time, in time order; `isCurrent` is `false`, as for a real global queue, but ``currentQueueName`` says
-    /// `"global"`. <!-- G-virtual-global-queued -->
+    /// at a time, in time order (explored with `interleavesGlobalBlocks: true`, each on a thread of its own, stopping
+    /// part-way); `isCurrent` is `false`, as for a real global queue, but ``currentQueueName`` says `"global"`.
+    /// <!-- G-virtual-global-queued -->
     public let global: Exec
 
     /// A `Clock` reading the coordinator's virtual time; see ``VirtualClock``.
@@ -105,11 +106,11 @@ public final class TestCoordinator: TaskLauncher {
     /// A coordinator that runs at most `stepLimit` pieces of work (`nil`: no limit), for an exploration's runs.
     init(
         recordsCallSites: Bool, hopLatency: Duration, hopLatencySpread: Duration, ordering: WorkOrdering,
-        stepLimit: Int?
+        stepLimit: Int?, interleavesGlobalBlocks: Bool = false
     ) {
         storage = CoordinatorStorage(
             recordsCallSites: recordsCallSites, hopLatency: hopLatency, hopLatencySpread: hopLatencySpread,
-            ordering: ordering, stepLimit: stepLimit)
+            ordering: ordering, stepLimit: stepLimit, interleavesGlobalBlocks: interleavesGlobalBlocks)
         mainQueue = SimulatedQueue(name: "main", owner: storage)
         globalQueue = SimulatedQueue(name: "global", owner: storage, isConcurrent: true)
         globalExecutor = SimulatedTaskExecutor(storage: storage, queue: globalQueue)

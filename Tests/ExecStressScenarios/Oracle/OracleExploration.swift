@@ -17,7 +17,7 @@ struct OracleExploration {
         let traces = LockedBox<Set<[Int]>>([])
         let report = TestCoordinator.explore(
             .exhaustive, iterations: iterations, recordsCallSites: false, hopLatency: unit * hopLatency,
-            hopLatencySpread: unit * hopSpread
+            hopLatencySpread: unit * hopSpread, interleavesGlobalBlocks: true
         ) { coordinator in
             let queues = (0..<program.queueCount).map { coordinator.serialQueue(named: "q\($0)") }
             let run = OracleRun(program, queues: queues, concurrent: coordinator.global, unit: unit)
