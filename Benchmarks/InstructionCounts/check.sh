@@ -63,7 +63,7 @@ rows=(
     ".direct.invoke once an override has been installed, against never|invokeWithLiteral directAfterOverride|invokeWithLiteral direct|1.0"
     ".main.invoke on the main queue once an override has been installed|invokeWithLiteral mainAfterOverride|invokeWithLiteral main|1.0"
     "TestCoordinator block scheduled and run, 100,000 timers pending against 100|coordinatorPending direct 5000 100000|coordinatorPending direct 5000 100|1.4"
-    "TestCoordinator periodic firing, against a block through a plain binary heap|coordinatorPeriodic direct|binaryHeap direct|0.4"
+    "TestCoordinator periodic firing, against a block through a plain binary heap|coordinatorPeriodic direct|binaryHeap direct|0.43"
     "Exec.onMainActor handler called on the main queue, against .main.invoke(_:with:)|onMainActor main|invokeWithLiteral main|23.5"
     "Exec.isCurrent on .main (thread 1), against .direct's constant|isCurrent main|isCurrent direct|2.0"
     "Exec.isCurrent on a syncQueue() from outside, against DispatchQueue.isCurrent|isCurrent syncQueue|queueIsCurrent direct|1.2"

@@ -39,7 +39,7 @@ public final class LockedBox<Value> {
     /// - Returns: What `body` returns. Do not return references that let the value escape the lock.
     /// - Throws: Rethrows what `body` throws; the lock is released either way.
     ///   <!-- G-mutex-lockedbox-rethrow-unlocks -->
-    @inlinable
+    @inlinable @inline(__always)
     public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         try mutex.sync { try body(&value) }
     }

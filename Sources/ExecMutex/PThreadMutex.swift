@@ -88,7 +88,7 @@ public final class PThreadMutex: ScopedMutex {
     ///
     /// - Returns: The value `work` returns.
     /// - Throws: Rethrows what `work` throws; the lock is released either way. <!-- G-mutex-sync-rethrow-unlocks -->
-    @inlinable
+    @inlinable @inline(__always)
     public func sync<R>(execute work: () throws -> R) rethrows -> R {
         // One look at the thread's lock observer for the pair: a thread's observer stays while it holds a lock. (The
         // mutex's own flag is read only on a thread that has an observer.)
@@ -169,7 +169,7 @@ public final class PThreadMutex: ScopedMutex {
     // The observed paths (a thread of ExecTesting's exploration; see LockObserver): out of line, so that the inlined
     // fast paths are only a thread-local load and a branch longer.
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func observedSync<R>(execute work: () throws -> R) rethrows -> R {
         observedLock()
         defer {
@@ -179,7 +179,7 @@ public final class PThreadMutex: ScopedMutex {
         return try work()
     }
 
-    @usableFromInline @inline(never)
+    @inlinable @inline(never)
     func observedTrySync<R>(execute work: () throws -> R) rethrows -> R? {
         guard observedTryLock() else { return nil }
         defer {

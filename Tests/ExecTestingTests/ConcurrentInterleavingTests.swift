@@ -196,6 +196,28 @@ import Darwin
         #expect(seen.value.contains("unlock global"), "\(seen.value.sorted())")
     }
 
+    /// A serial block waits for a lock a stopped `.global` block holds, and that block, run on, calls `invokeSync` onto
+    /// the serial block's queue: real threads would wait for each other. The run fails as a deadlock.
+    // Guarantees: G-explore-lock-deadlock
+    @Test func aBlockRunOnForAWaiterThatEntersTheWaitersQueueIsADeadlock() throws {
+        let report = TestCoordinator.explore(.exhaustive, iterations: 1_000, interleavesGlobalBlocks: true) {
+            coordinator in
+            let lock = PThreadMutex()
+            let queue = coordinator.serialQueue(named: "s")
+            coordinator.global.invoke {
+                lock.sync {
+                    coordinator.main.invoke {}
+                    queue.invokeSync {}
+                }
+            }
+            queue.invoke { lock.sync {} }
+            coordinator.runUntilIdle()
+        } reportFailure: { _ in
+        }
+        let failure = try #require(report.failure)
+        #expect(failure.error.contains("calls invokeSync onto \"s\", where work waits for a lock"), "\(failure.error)")
+    }
+
     /// The serial block acted before it asked for the lock: running the parked block on could hide an ordering, so
     /// the exploration does not claim it covered them all.
     // Guarantees: G-explore-interleaves-locks

@@ -88,7 +88,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // Exploration of blocks on the global queue (issue #39, item 5): each runs on a thread of its own, handing the
+    // Exploration of blocks on the global queue with `interleavesGlobalBlocks: true` (issue #39, item 5): each runs on
+    // a thread of its own, handing the
     // baton to and fro, so that it can stop at its lock acquisitions. 10 blocks, each taking a lock twice, against
     // the 10-step row above (whose blocks run inline on two serial queues).
     Benchmark(
@@ -97,7 +98,9 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark in
         let cell = Cell()
         let lock = LockedBox(0)
-        let report = TestCoordinator.explore(.random, iterations: benchmark.scaledIterations.count) { coordinator in
+        let report = TestCoordinator.explore(
+            .random, iterations: benchmark.scaledIterations.count, interleavesGlobalBlocks: true
+        ) { coordinator in
             for _ in 0..<10 {
                 coordinator.global.invoke {
                     lock.withLock { $0 += 1 }

@@ -107,9 +107,8 @@ extension TestCoordinator {
                 ordering: ordering, stepLimit: stepLimit, interleavesGlobalBlocks: interleavesGlobalBlocks)
             // The body's own locks are watched too: taking one a stopped block holds runs that block on (or stops
             // the program with a message, for a lock a deadlocked run left held) instead of hanging.
-            let failure = LockObserver.observing(with: coordinator.storage.fiberLocks) {
-                RunFailure.capture { try body(coordinator) }
-            }
+            let watcher = interleavesGlobalBlocks ? coordinator.storage.fiberLocks : nil
+            let failure = LockObserver.observing(with: watcher) { RunFailure.capture { try body(coordinator) } }
             driver.record(coordinator.outcome(failure, stepLimit: stepLimit))
             // The run is over: what it left pending goes now, as when a coordinator goes (a block that captured the
             // coordinator would otherwise keep it), and a block left parked part-way runs to its end.

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import ExecDispatch
+import ExecKit
 @_spi(ExecTesting) import ExecMutex
 import Synchronization
 
@@ -41,6 +42,17 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
     /// How many threads are running a fiber on to take a lock it holds (``runHolders(of:for:)``): while one is, a
     /// fiber that waits for a lock the runner holds closes a cycle. Touched only by the thread holding the baton.
     private var forcing = 0
+    /// The serial queues that threads waiting (in ``runHolders(of:for:)``) for a fiber's lock stand in. Touched only
+    /// by the thread holding the baton.
+    private var heldByWaiters: [SimulatedQueue] = []
+
+    /// When a fiber run on for a waiting thread enters `queue` (an inline `invokeSync`): how the two would wait for each
+    /// other for real, if that thread stands in it; `nil` otherwise.
+    func cycleEntering(_ queue: SimulatedQueue, from fiber: Fiber) -> String? {
+        guard forcing > 0, heldByWaiters.contains(where: { $0 === queue }) else { return nil }
+        return "\(fiber.description) calls invokeSync onto \"\(queue.name)\", where work waits for a lock the block "
+            + "holds: for real, each would wait for the other"
+    }
 
     /// Whether a fiber is started and not finished (one parked part-way may hold a lock).
     var hasLiveFibers: Bool { liveCount.load(ordering: .acquiring) > 0 }
@@ -109,9 +121,15 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
             if let token = fiber.resumption { fiber.storage.cancelResumption(token) }
             // What the fiber does meanwhile is its own doing, not the waiting work's (see ExploringSteps.shifted).
             let waiterShifted = fiber.storage.attribute(shifted: fiber.isShifted)
+            // The waiting thread stays in the serial queues it stands in: the fiber entering one would, for real,
+            // wait for the waiter, which waits for the fiber.
+            let heldBefore = heldByWaiters
+            heldByWaiters += EnteredContexts.enteredKeys.compactMap { $0.simulatedObject(as: SimulatedQueue.self) }
+                .filter { !$0.isConcurrent }
             forcing += 1
             fiber.resume()
             forcing -= 1
+            heldByWaiters = heldBefore
             _ = fiber.storage.attribute(shifted: waiterShifted)
         }
     }
@@ -129,12 +147,6 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
 
     /// How many times one wait runs fibers on before it stops the program (a fiber that never lets go).
     static let resumeLimit = 100_000
-
-    /// A block on the global queue ran whole, and made two calls or took two locks (where it would have stopped, run
-    /// on a fiber), or there were too many fibers in the process: the run leaves orderings out.
-    func leaveOrderingsOut() {
-        state.withLock { $0.forcedOrder = true }
-    }
 
     /// Before the runner runs a block whole (with this observer installed on its thread, so that its locks are
     /// watched: it waits for none of the fibers', and they wait, parked, for one it still holds when the block returns,

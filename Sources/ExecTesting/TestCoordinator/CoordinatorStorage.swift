@@ -104,7 +104,7 @@ final class CoordinatorStorage: Sendable {
         recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
         ordering: WorkOrdering = .fixed, stepLimit: Int? = nil, interleavesGlobalBlocks: Bool = false
     ) {
-        fiberLocks = stepLimit != nil ? FiberLocks() : nil
+        fiberLocks = stepLimit != nil && interleavesGlobalBlocks ? FiberLocks() : nil
         self.interleavesGlobalBlocks = interleavesGlobalBlocks
         self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
         state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit), observed: false)
@@ -268,21 +268,21 @@ final class CoordinatorStorage: Sendable {
 
     /// Runs the work due by `limit`, one piece at a time, on the calling thread (the runner).
     private func runDue(until limit: UInt64) {
-        guard let fiberLocks else { return runEachWhole(until: limit) }
+        guard let fiberLocks else {
+            return explores ? runEachWholeCountingPoints(until: limit) : runEachWhole(until: limit)
+        }
         // The runner's locks are watched throughout: a fiber may wait for one a block took and a later one lets go.
         LockObserver.observing(with: fiberLocks) {
             while let work = state.withLock({ $0.nextDue(until: limit) }) {
-                if let fiber = work.resumes {
-                    fiber.resume()
+                if work.isResumption {
+                    work.body()  // the fiber's resume()
+                } else if let queue = work.queue, queue.isConcurrent, work.kind != .job, Fiber.mayStart {
+                    Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
                 } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
-                    if interleavesGlobalBlocks && Fiber.mayStart {
-                        Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
-                    } else {
-                        // Whole: a run in which it made two calls or took two locks leaves orderings out.
-                        fiberLocks.runnerStartsBlock()
-                        runWhole(work)
-                        if fiberLocks.runnerPoints >= 2 { fiberLocks.leaveOrderingsOut() }
-                    }
+                    // Past the process's fibers: whole, its locks watched (a stopped block may hold one it wants).
+                    fiberLocks.runnerStartsBlock()
+                    runWhole(work)
+                    if fiberLocks.runnerPoints >= 2 { leftOrderingsOut.store(true, ordering: .relaxed) }
                 } else {
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
@@ -293,6 +293,29 @@ final class CoordinatorStorage: Sendable {
         // may still let go of them; the run's end checks again).
         if state.withLock({ !$0.isStopped && $0.pendingCount == 0 }) { failRunIfLocksAreStuck() }
     }
+
+    /// Runs the work due by `limit` each piece whole, for an exploration that does not interleave global blocks: a
+    /// global block that makes two calls onto the coordinator or takes two locks leaves orderings out.
+    private func runEachWholeCountingPoints(until limit: UInt64) {
+        while let work = state.withLock({ $0.nextDue(until: limit) }) {
+            if let queue = work.queue, queue.isConcurrent, work.kind != .job {
+                runGlobalBlockWhole(work)
+            } else {
+                runWhole(work)
+            }
+        }
+    }
+
+    /// Runs `work`, a block of the global queue, whole, counting its calls onto the coordinator and its locks: two or
+    /// more, where real threads could have got in between, leave orderings out of the run.
+    private func runGlobalBlockWhole(_ work: borrowing ScheduledWork) {
+        let counter = PointCounter()
+        LockObserver.observing(with: counter) { runWhole(work) }
+        if counter.points >= 2 { leftOrderingsOut.store(true, ordering: .relaxed) }
+    }
+
+    /// Whether a global block run whole in this run made two calls or took two locks (``runGlobalBlockWhole(_:)``).
+    private let leftOrderingsOut = Atomic(false)
 
     /// Fails the run as a deadlock if blocks wait for locks that nothing left will let go of.
     func failRunIfLocksAreStuck() {
@@ -305,7 +328,10 @@ final class CoordinatorStorage: Sendable {
         while let work = state.withLock({ $0.nextDue(until: limit) }) { runWhole(work) }
     }
 
-    private func runWhole(_ work: ScheduledWork) {
+    /// Runs `work` inside its queue, on the calling thread. Inlined and borrowing: a copy of the work would retain and
+    /// release each of its references, a cost every piece of work the fixed order runs would pay.
+    @inline(__always)
+    private func runWhole(_ work: borrowing ScheduledWork) {
         guard let queue = work.queue else { return work.body() }
         // Kept while its key is recorded: a queue's key must not outlive it (a new one could take its address).
         withExtendedLifetime(queue) { EnteredContexts.entering(queue.key, work.body) }
@@ -317,19 +343,21 @@ final class CoordinatorStorage: Sendable {
     /// block of an exploring run), a point where other work may run before the call takes effect. Costs a
     /// thread-local load elsewhere.
     private func interleavingPoint() {
-        guard let observer = execkit_current_lock_observer(), let fiberLocks else { return }
-        if observer == Unmanaged.passUnretained(fiberLocks).toOpaque() {
+        guard let observer = execkit_current_lock_observer(), explores else { return }
+        if let fiberLocks, observer == Unmanaged.passUnretained(fiberLocks).toOpaque() {
             fiberLocks.runnerActs()  // the runner's block: a later wait for a fiber's lock could hide an ordering
-        } else if let fiber = Fiber.parkable(of: self) {
+        } else if let counter = LockObserver.current as? PointCounter {
+            counter.count()  // a global block run whole
+        } else if fiberLocks != nil, let fiber = Fiber.parkable(of: self) {
             fiber.yield()
         }
     }
 
     /// Queues the rest of `fiber`'s block as a piece of work of its queue, due now; `false` if the coordinator is gone.
     func queueResumption(of fiber: Fiber) -> Bool {
-        var work = ScheduledWork(queue: fiber.queue, kind: .block, origin: fiber.origin, body: {})
-        work.resumes = fiber
-        // Discarded, the rest stays stopped (it cannot be dropped) until a thread that wants one of its locks runs it
+        var work = ScheduledWork(queue: fiber.queue, kind: .block, origin: fiber.origin, body: { fiber.resume() })
+        // (Its discard action is also what marks it a resumption: ScheduledWork.isResumption.) Discarded, the rest stays
+        // stopped (it cannot be dropped) until a thread that wants one of its locks runs it
         // on, or the coordinator goes and it runs to its end.
         work.onDiscard = { fiber.resumption = nil }
         let token = state.withLock { $0.queueResumption(work, shifted: fiber.isShifted) }
@@ -355,7 +383,7 @@ final class CoordinatorStorage: Sendable {
     }
 
     /// Whether a lock wait ran a fiber past the exploration's choices in this run (``FiberLocks/forcedOrder``).
-    var forcedOrder: Bool { fiberLocks?.forcedOrder ?? false }
+    var forcedOrder: Bool { leftOrderingsOut.load(ordering: .relaxed) || fiberLocks?.forcedOrder == true }
 
     /// Runs `body` inline inside `queue`, for `invokeSync` onto a simulated queue: the one real thread enters the
     /// queue instead of waiting for it. For a serial queue (`afterQueuedWork`), the work already due now in that queue
@@ -364,6 +392,11 @@ final class CoordinatorStorage: Sendable {
         in queue: SimulatedQueue, afterQueuedWork: Bool = false, _ body: () throws -> Return
     ) rethrows -> Return {
         interleavingPoint()
+        if let fiberLocks, let fiber = Fiber.parkable(of: self),
+            let waits = fiberLocks.cycleEntering(queue, from: fiber)
+        {
+            state.withLock { $0.failRun(deadlocked: waits) }  // it runs on inline, but nothing more runs in this run
+        }
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
         let fiber = fiberLocks == nil ? nil : Fiber.parkable(of: self)

@@ -17,9 +17,6 @@ struct ScheduledWork: Sendable {
     /// What to do instead of running it when the coordinator discards its pending work (a sleep's wake-up resumes the
     /// sleeping task with `CancellationError`); `nil` to just release it.
     var onDiscard: (@Sendable () -> Void)? = nil
-    /// For the rest of a concurrent block parked part-way (see ``Fiber``): the fiber to resume instead of running
-    /// `body`.
-    var resumes: Fiber? = nil
 
     /// The schedule of a periodic timer: firing k is due at `start + k * period`, computed from the start each time,
     /// so it never drifts.
@@ -40,6 +37,14 @@ struct ScheduledWork: Sendable {
             let (deadline, overflowSum) = start.addingReportingOverflow(offset)
             return overflow || overflowSum ? .max : deadline
         }
+    }
+
+    /// Whether this is the rest of a concurrent block parked part-way (see ``Fiber``), whose `body` resumes its fiber:
+    /// the only block of a concurrent queue with a discard action. Told from the fields every piece of work has, since
+    /// one more stored field costs every copy of every piece of work (the fixed order's periodic firing: 1,531
+    /// instructions against 1,482).
+    var isResumption: Bool {
+        kind == .block && onDiscard != nil && queue?.isConcurrent == true
     }
 }
 
