@@ -14,7 +14,7 @@ import Testing
 ///
 /// Size: 20,000 rounds per scenario (each scenario says what a round is). Under the Thread Sanitizer, 2,000: every
 /// memory access costs several times more there, and the full size would take far longer than CI allows. CI also runs
-/// the release build of the driver at 30,000 rounds (`.ci/run`).
+/// the release build of the driver at 20,000 rounds (`.ci/run`).
 // Guarantees: G-repetition
 @Suite struct StressSuiteTests {
     static let rounds = isThreadSanitizerActive ? 2_000 : 20_000
