@@ -6,7 +6,8 @@ import ExecKit
 @_spi(ExecTesting) import ExecMutex
 import Synchronization
 
-/// A block on an exploring coordinator's concurrent queue, run on a thread of its own so that it can stop part-way:
+/// A block on the concurrent queue of a coordinator exploring with `interleavesGlobalBlocks: true`, run on a thread of
+/// its own so that it can stop part-way:
 /// at each ExecKit call it makes onto the coordinator, and each lock it takes, it parks, and the rest of it becomes a
 /// piece of work of its queue that the exploration orders against the other work. Two such blocks then interleave at
 /// those points, as real threads can (issue #39, item 5).
@@ -50,8 +51,8 @@ final class Fiber: LockObserver, @unchecked Sendable {
     private var hasActed = false
     /// Whether the block has returned.
     private(set) var isFinished = false
-    /// Set when the coordinator discards the fiber's resumption, or is gone: the fiber runs to its end without parking,
-    /// alongside whatever else runs. Atomic: several threads may release a fiber.
+    /// Set when the coordinator is gone: the fiber runs to its end without parking, alongside whatever else runs.
+    /// Atomic: several threads may release a fiber.
     private let released = Atomic(false)
     var freeRunning: Bool { released.load(ordering: .acquiring) }
 
@@ -153,7 +154,7 @@ final class Fiber: LockObserver, @unchecked Sendable {
     }
 
     /// Lets a parked fiber run to its end without parking again, on its own thread, alongside whatever else runs:
-    /// for a fiber whose coordinator discards its pending work or is gone.
+    /// for a fiber whose coordinator is gone.
     func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         go.signal()

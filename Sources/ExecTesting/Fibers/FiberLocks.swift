@@ -214,8 +214,8 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
         }.joined(separator: "; ")
     }
 
-    /// Lets every fiber not finished run to its end on its own thread, alongside whatever else runs: the coordinator
-    /// discarded their work, or is gone.
+    /// Lets every fiber not finished (but the caller's own) run to its end on its own thread, alongside whatever else
+    /// runs: the coordinator is gone.
     func releaseAll() {
         let live = state.withLock { state in
             state.waiters = [:]
