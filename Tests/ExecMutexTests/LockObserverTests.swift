@@ -49,17 +49,9 @@ import Testing
     @Test func aTryLockOfAHeldMutexIsSeenButNotTaken() {
         let mutex = PThreadMutex()
         let recorder = Recorder([ObjectIdentifier(mutex): "m"])
-        let held = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            mutex.sync {
-                held.signal()
-                done.wait()
-            }
+        let took = whileAnotherThreadHolds(mutex) {
+            LockObserver.observing(with: recorder) { mutex.trySync { true } ?? false }
         }
-        held.wait()
-        let took = LockObserver.observing(with: recorder) { mutex.trySync { true } ?? false }
-        done.signal()
         #expect(!took)
         #expect(recorder.events == ["will try m"])
     }

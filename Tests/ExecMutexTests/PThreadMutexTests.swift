@@ -23,21 +23,10 @@ private struct Failure: Error, Equatable {}
     @Test(arguments: [PThreadMutex.Kind.normal, .recursive, .errorChecking])
     func trySyncReturnsNilWhileAnotherThreadHoldsTheLock(kind: PThreadMutex.Kind) {
         let mutex = PThreadMutex(type: kind)
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            mutex.sync {
-                held.signal()
-                release.wait()
-            }
-            finished.signal()
+        whileAnotherThreadHolds(mutex) {
+            #expect(mutex.trySync { 1 } == nil)
+            #expect(mutex.unbalancedTryLock() == false)
         }
-        held.wait()
-        #expect(mutex.trySync { 1 } == nil)
-        #expect(mutex.unbalancedTryLock() == false)
-        release.signal()
-        finished.wait()
         #expect(mutex.trySync { 1 } == 1)
     }
 

@@ -93,19 +93,16 @@ final class CoordinatorStorage: Sendable {
         queuesMade.add(1, ordering: .relaxed).oldValue
     }
 
-    /// For an exploring coordinator, what watches the runner's locks and, when ``interleavesGlobalBlocks``, runs its
-    /// concurrent blocks on fibers, which interleave at each ExecKit call and lock acquisition (``Fiber``); `nil` for a
-    /// plain one, which runs each block whole.
+    /// For a coordinator exploring with `interleavesGlobalBlocks`, what runs its concurrent blocks on fibers, which
+    /// interleave at each ExecKit call and lock acquisition (``Fiber``), and watches the runner's locks; `nil`
+    /// otherwise, and each block runs whole.
     let fiberLocks: FiberLocks?
-    /// Whether an exploring coordinator's global blocks run on fibers.
-    let interleavesGlobalBlocks: Bool
 
     init(
         recordsCallSites: Bool, hopLatency: Duration = .zero, hopLatencySpread: Duration = .zero,
         ordering: WorkOrdering = .fixed, stepLimit: Int? = nil, interleavesGlobalBlocks: Bool = false
     ) {
         fiberLocks = stepLimit != nil && interleavesGlobalBlocks ? FiberLocks() : nil
-        self.interleavesGlobalBlocks = interleavesGlobalBlocks
         self.hopLatencySpread = max(hopLatencySpread, .zero).saturatingNanoseconds
         state = LockedBox(CoordinatorState(ordering: ordering, stepLimit: stepLimit), observed: false)
         explores = stepLimit != nil
@@ -276,9 +273,9 @@ final class CoordinatorStorage: Sendable {
             while let work = state.withLock({ $0.nextDue(until: limit) }) {
                 if work.isResumption {
                     work.body()  // the fiber's resume()
-                } else if let queue = work.queue, queue.isConcurrent, work.kind != .job, Fiber.mayStart {
+                } else if work.isGlobalBlock, let queue = work.queue, Fiber.mayStart {
                     Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
-                } else if let queue = work.queue, queue.isConcurrent, work.kind != .job {
+                } else if work.isGlobalBlock {
                     // Past the process's fibers: whole, its locks watched (a stopped block may hold one it wants).
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
@@ -298,7 +295,7 @@ final class CoordinatorStorage: Sendable {
     /// global block that makes two calls onto the coordinator or takes two locks leaves orderings out.
     private func runEachWholeCountingPoints(until limit: UInt64) {
         while let work = state.withLock({ $0.nextDue(until: limit) }) {
-            if let queue = work.queue, queue.isConcurrent, work.kind != .job {
+            if work.isGlobalBlock {
                 runGlobalBlockWhole(work)
             } else {
                 runWhole(work)
@@ -353,12 +350,20 @@ final class CoordinatorStorage: Sendable {
         }
     }
 
+    /// The calling fiber of this coordinator's, now counted as standing in a queue (it does not park until the caller
+    /// takes the count back down), or `nil` when the thread is no such fiber.
+    private func nestingFiber() -> Fiber? {
+        guard fiberLocks != nil, let fiber = Fiber.parkable(of: self) else { return nil }
+        fiber.nesting += 1
+        return fiber
+    }
+
     /// Queues the rest of `fiber`'s block as a piece of work of its queue, due now; `false` if the coordinator is gone.
     func queueResumption(of fiber: Fiber) -> Bool {
         var work = ScheduledWork(queue: fiber.queue, kind: .block, origin: fiber.origin, body: { fiber.resume() })
         // (Its discard action is also what marks it a resumption: ScheduledWork.isResumption.) Discarded, the rest stays
-        // stopped (it cannot be dropped) until a thread that wants one of its locks runs it
-        // on, or the coordinator goes and it runs to its end.
+        // stopped (it cannot be dropped) until a thread that wants one of its locks runs it on, or the coordinator goes
+        // and it runs to its end.
         work.onDiscard = { fiber.resumption = nil }
         let token = state.withLock { $0.queueResumption(work, shifted: fiber.isShifted) }
         fiber.resumption = token
@@ -399,8 +404,7 @@ final class CoordinatorStorage: Sendable {
         }
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }
-        let fiber = fiberLocks == nil ? nil : Fiber.parkable(of: self)
-        fiber?.nesting += 1
+        let fiber = nestingFiber()
         defer { fiber?.nesting -= 1 }
         if afterQueuedWork {
             let caller = PendingWork(
@@ -420,8 +424,7 @@ final class CoordinatorStorage: Sendable {
     /// count as held by a waiting caller meanwhile. For work a waiting caller runs on a queue's behalf.
     func runIsolated(in queue: SimulatedQueue, _ body: () -> Void) {
         interleavingPoint()
-        let fiber = fiberLocks == nil ? nil : Fiber.parkable(of: self)
-        fiber?.nesting += 1
+        let fiber = nestingFiber()
         defer { fiber?.nesting -= 1 }
         let entry = enter(queue)
         defer { state.withLock { $0.leave(asRunner: entry.isRunner) } }

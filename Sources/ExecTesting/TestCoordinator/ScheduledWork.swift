@@ -46,6 +46,12 @@ struct ScheduledWork: Sendable {
     var isResumption: Bool {
         kind == .block && onDiscard != nil && queue?.isConcurrent == true
     }
+
+    /// Whether this is a block or timer handler of a concurrent queue (not a task job): what an exploration with
+    /// `interleavesGlobalBlocks` runs on a fiber, and one without runs whole, counting its points.
+    var isGlobalBlock: Bool {
+        kind != .job && queue?.isConcurrent == true
+    }
 }
 
 extension PendingWork {
