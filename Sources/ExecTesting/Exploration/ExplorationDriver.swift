@@ -25,7 +25,7 @@ struct ExplorationDriver {
         /// Whether the run left orderings out that no other run tries: work that started at an instant tried in a
         /// window scheduled something to start later (``ExploringSteps/timedFromAWindow``), so orderings at other
         /// instants of the window may be missed; or a thread that could not park ran a parked block on to take a
-        /// lock it held (``FiberLocks/forcedOrder``).
+        /// lock it held (``CoordinatorStorage/leaveOrderingsOut()``).
         var leftOrderingsOut = false
     }
 

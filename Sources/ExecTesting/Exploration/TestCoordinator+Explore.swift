@@ -188,7 +188,7 @@ extension TestCoordinator {
             error: found?.message, failureKind: found?.kind, choices: made?.choices ?? [],
             candidateCounts: made?.candidateCounts ?? [], asleep: made?.asleep ?? [], quiet: made?.quietChoices ?? [],
             deviations: made.map { $0.deviations } ?? [], alternatives: made?.alternatives ?? [],
-            leftOrderingsOut: storage.timedFromAWindow || storage.forcedOrder)
+            leftOrderingsOut: storage.timedFromAWindow || storage.runLeftOrderingsOut)
     }
 
     /// Gives a progress line to `reportProgress`, or, by default, writes it to standard error.

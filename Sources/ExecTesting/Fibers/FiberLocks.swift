@@ -13,7 +13,7 @@ import Synchronization
 /// that fiber on, past the exploration's choices, until it lets go. That leaves no ordering out when the runner's
 /// block has done nothing other work sees before it asked (the wait then looks, to everything else, like a later
 /// start, which the exploration tries as well); otherwise the run no longer claims to cover every ordering
-/// (``forcedOrder``). A cycle of waits among fibers fails the run as a deadlock once nothing else is left to
+/// (``CoordinatorStorage/leaveOrderingsOut()``). A cycle of waits among fibers fails the run as a deadlock once nothing else is left to
 /// run; one that closes on the runner stops the program with a message, since the runner's block cannot be unwound.
 final class FiberLocks: LockObserver, @unchecked Sendable {
     /// Who holds a lock: a fiber, or (`nil`) the runner's thread.
@@ -26,8 +26,6 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
         var holders: [ObjectIdentifier: Holder] = [:]
         /// Each lock's waiting fibers, in the order they came.
         var waiters: [ObjectIdentifier: [Fiber]] = [:]
-        /// Whether a lock wait ran a fiber outside the exploration's order, where that could hide an ordering.
-        var forcedOrder = false
     }
 
     private let state = LockedBox(State(), observed: false)
@@ -56,10 +54,6 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
 
     /// Whether a fiber is started and not finished (one parked part-way may hold a lock).
     var hasLiveFibers: Bool { liveCount.load(ordering: .acquiring) > 0 }
-
-    /// Whether a thread that could not park ran a parked fiber on to take a lock it held: the run then left some
-    /// orderings out.
-    var forcedOrder: Bool { state.withLock { $0.forcedOrder } }
 
     func started(_ fiber: Fiber) {
         state.withLock { $0.live[ObjectIdentifier(fiber)] = fiber }
@@ -117,7 +111,7 @@ final class FiberLocks: LockObserver, @unchecked Sendable {
             }
             let fiber = chain.last!
             let hides = waiter != nil || runnerActed
-            state.withLock { $0.forcedOrder = $0.forcedOrder || hides }
+            if hides { fiber.storage.leaveOrderingsOut() }
             if let token = fiber.resumption { fiber.storage.cancelResumption(token) }
             // What the fiber does meanwhile is its own doing, not the waiting work's (see ExploringSteps.shifted).
             let waiterShifted = fiber.storage.attribute(shifted: fiber.isShifted)

@@ -279,7 +279,7 @@ final class CoordinatorStorage: Sendable {
                     // Past the process's fibers: whole, its locks watched (a stopped block may hold one it wants).
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
-                    if fiberLocks.runnerPoints >= 2 { leftOrderingsOut.store(true, ordering: .relaxed) }
+                    if fiberLocks.runnerPoints >= 2 { leaveOrderingsOut() }
                 } else {
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
@@ -308,11 +308,18 @@ final class CoordinatorStorage: Sendable {
     private func runGlobalBlockWhole(_ work: borrowing ScheduledWork) {
         let counter = PointCounter()
         LockObserver.observing(with: counter) { runWhole(work) }
-        if counter.points >= 2 { leftOrderingsOut.store(true, ordering: .relaxed) }
+        if counter.points >= 2 { leaveOrderingsOut() }
     }
 
-    /// Whether a global block run whole in this run made two calls or took two locks (``runGlobalBlockWhole(_:)``).
+    /// Whether this run left orderings out that no other run tries: a global block run whole made two calls or took
+    /// two locks (``runGlobalBlockWhole(_:)``), or a thread that could not park, having acted, ran a stopped block on
+    /// to take its lock (``FiberLocks``).
     private let leftOrderingsOut = Atomic(false)
+
+    /// Notes that this run left orderings out (``runLeftOrderingsOut``).
+    func leaveOrderingsOut() {
+        leftOrderingsOut.store(true, ordering: .relaxed)
+    }
 
     /// Fails the run as a deadlock if blocks wait for locks that nothing left will let go of.
     func failRunIfLocksAreStuck() {
@@ -387,8 +394,8 @@ final class CoordinatorStorage: Sendable {
         state.withLock { $0.handRunner(to: thread) }
     }
 
-    /// Whether a lock wait ran a fiber past the exploration's choices in this run (``FiberLocks/forcedOrder``).
-    var forcedOrder: Bool { leftOrderingsOut.load(ordering: .relaxed) || fiberLocks?.forcedOrder == true }
+    /// Whether this run left orderings out (``leaveOrderingsOut()``).
+    var runLeftOrderingsOut: Bool { leftOrderingsOut.load(ordering: .relaxed) }
 
     /// Runs `body` inline inside `queue`, for `invokeSync` onto a simulated queue: the one real thread enters the
     /// queue instead of waiting for it. For a serial queue (`afterQueuedWork`), the work already due now in that queue
