@@ -86,6 +86,34 @@ import Darwin
         #expect(fixed.runs > 2, "the tasks' orders were explored")
     }
 
+    /// `Task.yield()` in a captured task comes back to the coordinator: the runtime enqueues the task's resumption
+    /// on the thread that runs it, the coordinator's. Two tasks that log, yield and log again finish inside the
+    /// body's run, and exhaustive exploration runs every interleaving of their halves the yields allow (924 runs:
+    /// each yield is two jobs, and the coordinator cannot tell that the tasks' jobs share nothing).
+    // Guarantees: G-virtual-captured-tasks
+    @Test func aYieldingCapturedTaskResumesInTheCoordinatorAndItsHalvesInterleave() {
+        let seen = LockedBox<Set<[String]>>([])
+        let report = TestCoordinator.explore(.exhaustive, iterations: 2_000) { coordinator in
+            let log = LockedBox<[String]>([])
+            coordinator.withTasksCaptured {
+                for name in ["a", "b"] {
+                    Task {
+                        log.withLock { $0.append(name + "1") }
+                        await Task.yield()
+                        log.withLock { $0.append(name + "2") }
+                    }
+                }
+                coordinator.runUntilIdle()
+            }
+            _ = seen.withLock { $0.insert(log.withLock { $0 }) }
+        }
+        #expect(report.failure == nil)
+        #expect(report.coveredEveryOrdering)
+        let traces = seen.withLock { $0 }
+        #expect(traces.allSatisfy { $0.count == 4 }, "every half ran inside the body's run: \(traces)")
+        #expect(traces.count == 6, "each of the 6 interleavings of a1 < a2 with b1 < b2 ran: \(traces)")
+    }
+
     /// The same seed gives the same trace, run after run, for captured tasks too.
     // Guarantees: G-virtual-captured-tasks
     @Test func theSameSeedGivesTheSameTraces() {
@@ -202,9 +230,11 @@ extension CapturedTasksTests {
 
 extension CapturedTasksTests {
     /// A captured task left waiting on a continuation nobody resumes, once nothing is pending: the exploration's run
-    /// fails as a hang naming the `withTasksCaptured` line, whichever strategy; the fixed one is run 1.
+    /// fails as a hang naming the `withTasksCaptured` line, whichever strategy; the fixed one is run 1. The call is
+    /// the body's last, which an optimized build makes a jump (no frame of the body's is left on the stack): the line
+    /// comes from the call's own arguments. `CallSite` in the name: CI runs it in release too.
     // Guarantees: G-virtual-captured-tasks-hang
-    @Test func aCapturedTaskLeftWaitingFailsTheRunAsAHangNamingTheCall() throws {
+    @Test func aCapturedTaskLeftWaitingFailsTheRunAsAHangNamingTheCallSite() throws {
         let waiting = LockedBox<[CheckedContinuation<Void, Never>]>([])
         let captureLine = Shared(0)
         let report = TestCoordinator.explore(.random, iterations: 10) { coordinator in
@@ -256,7 +286,7 @@ extension CapturedTasksTests {
         #expect(
             reports.first?.contains(
                 "a task started inside withTasksCaptured never finished (the call at "
-                    + "CapturedTasksTests.swift:\(captureLine))") == true, "\(reports)")
+                    + "CapturedTasksTests.swift:\(captureLine), waited for 0.2 s)") == true, "\(reports)")
         waiting.withLock { $0?.resume() }  // resumed from here: the task goes on on Swift's executor
         await task.value
         #expect(await Self.assertNoPendingWorkOffThePool(coordinator).isEmpty, "the task finished: no hang")
@@ -321,6 +351,143 @@ extension CapturedTasksTests {
         }
         let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
         #expect(reports.isEmpty, "\(reports)")
+    }
+}
+
+extension CapturedTasksTests {
+    /// A captured task resumed from a real queue while the call runs comes back to the coordinator: its rest is pending
+    /// work, run by the body's next `runUntilIdle()`, not on one of Swift's threads beside the coordinator's work.
+    // Guarantees: G-virtual-captured-tasks-woken
+    @Test func aCapturedTaskResumedFromARealQueueComesBackToTheCoordinator() {
+        let coordinator = TestCoordinator()
+        let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+        let log = LockedBox<[String]>([])
+        coordinator.withTasksCaptured {
+            Task {
+                await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
+                log.withLock { $0.append("rest") }
+            }
+            coordinator.runUntilIdle()
+            DispatchQueue.global().async { waiting.withLock { $0?.resume() } }
+            Self.waitForArrival(in: coordinator, orAny: log)
+            #expect(log.withLock { $0 }.isEmpty, "the rest ran on a real thread")
+            let pending = coordinator.pendingWork
+            #expect(pending.count == 1 && pending.first?.kind == .job && pending.first?.queueName == "global")
+            coordinator.runUntilIdle()
+            #expect(log.withLock { $0 } == ["rest"])
+        }
+    }
+
+    /// A captured task's real `Task.sleep` that ends while the call runs: the task comes back to the coordinator.
+    // Guarantees: G-virtual-captured-tasks-woken
+    @Test func aCapturedTaskWokenByARealSleepComesBackToTheCoordinator() {
+        let coordinator = TestCoordinator()
+        let log = LockedBox<[String]>([])
+        coordinator.withTasksCaptured {
+            Task {
+                try? await Task.sleep(for: .milliseconds(5))
+                log.withLock { $0.append("woke") }
+            }
+            coordinator.runUntilIdle()
+            Self.waitForArrival(in: coordinator, orAny: log)
+            #expect(log.withLock { $0 }.isEmpty, "the task went on on a real thread")
+            coordinator.runUntilIdle()
+            #expect(log.withLock { $0 } == ["woke"])
+        }
+    }
+
+    /// While a coordinator captures, and has taken tasks, a task of code that captures nothing, resumed from a real
+    /// queue, still finishes on Swift's executor: only tasks whose jobs the coordinator took come back to it.
+    // Guarantees: G-virtual-captured-tasks-isolated G-virtual-captured-tasks-woken
+    @Test func aTaskOfCodeThatCapturesNothingResumedFromARealQueueRunsNormally() {
+        let coordinator = TestCoordinator()
+        let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+        let suspended = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            Task {
+                await withCheckedContinuation { continuation in
+                    waiting.withLock { $0 = continuation }
+                    suspended.signal()
+                }
+                finished.signal()
+            }
+        }
+        #expect(suspended.wait(timeout: .now() + 30) == .success)
+        coordinator.withTasksCaptured {
+            Task { await Task.yield() }
+            coordinator.runUntilIdle()  // the coordinator has taken tasks of its own
+            DispatchQueue.global().async { waiting.withLock { $0?.resume() } }
+            #expect(finished.wait(timeout: .now() + 30) == .success, "the other task finished without the coordinator")
+            #expect(coordinator.isIdle)
+        }
+    }
+
+    /// Waits (up to 10 s, in 1 ms pauses) until work reaches `coordinator` or something is logged in `log`.
+    static func waitForArrival(in coordinator: TestCoordinator, orAny log: LockedBox<[String]>) {
+        let pause = DispatchSemaphore(value: 0)  // never signalled: each wait is a 1 ms pause
+        for _ in 0..<10_000 where coordinator.isIdle && log.withLock({ $0.isEmpty }) {
+            _ = pause.wait(timeout: .now() + .milliseconds(1))
+        }
+    }
+}
+
+extension CapturedTasksTests {
+    /// A real `Task.sleep` longer than the default 0.2 s grace, in a call given a grace of 30 s, is waited for: no hang
+    /// is reported, and the check returns once the task has finished, not after the whole grace.
+    // Guarantees: G-virtual-captured-tasks-grace
+    @Test func aRealSleepWithinTheCallsHangGraceIsWaitedForNotReported() async {
+        let coordinator = TestCoordinator()
+        let sleeping = DispatchSemaphore(value: 0)
+        coordinator.withTasksCaptured(hangGrace: .seconds(30)) {
+            Task {
+                sleeping.signal()
+                try? await Task.sleep(for: .milliseconds(400))
+            }
+            coordinator.runUntilIdle()
+        }
+        await Self.waitOffThePool(for: sleeping)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
+        #expect(reports.isEmpty, "\(reports)")
+        #expect(clock.now - start < .seconds(25), "the check waited for the whole grace, not for the task")
+    }
+
+    /// A real `Task.sleep` longer than the call's grace is reported as a hang, and the report says the grace it waited
+    /// and what to do: put the sleep on `coordinator.clock`, or give a longer `hangGrace`.
+    // Guarantees: G-virtual-captured-tasks-grace
+    @Test func aRealSleepLongerThanTheCallsHangGraceIsReportedWithWhatToDo() async {
+        let coordinator = TestCoordinator()
+        let sleeping = DispatchSemaphore(value: 0)
+        let sleeper = coordinator.withTasksCaptured(hangGrace: .milliseconds(50)) {
+            let sleeper = Task {
+                sleeping.signal()
+                try? await Task.sleep(for: .seconds(600))
+            }
+            coordinator.runUntilIdle()
+            return sleeper
+        }
+        await Self.waitOffThePool(for: sleeping)
+        let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
+        sleeper.cancel()  // wakes the sleep, so that the task finishes
+        await sleeper.value
+        #expect(reports.count == 1)
+        let report = reports.first ?? ""
+        #expect(report.contains("never finished (the call at CapturedTasksTests.swift:"), "\(report)")
+        #expect(report.contains("waited for 0.05 s"), "\(report)")
+        #expect(report.contains("put the sleep on coordinator.clock"), "\(report)")
+        #expect(report.contains("a longer hangGrace"), "\(report)")
+    }
+
+    /// Waits for `semaphore` on a Dispatch thread, so that no thread of Swift's pool is blocked meanwhile.
+    static func waitOffThePool(for semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                _ = semaphore.wait(timeout: .now() + 30)
+                continuation.resume()
+            }
+        }
     }
 }
 

@@ -57,6 +57,15 @@ import Testing
         #expect(result.standardErrorText.contains("task was called on Exec.unimplemented(\"tasks\")"))
     }
 
+    /// A negative grace for captured tasks is a mistake said at the call, not a grace of zero.
+    // Guarantees: G-virtual-captured-tasks-grace
+    @Test func aNegativeHangGraceStopsSayingSo() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestCoordinator().withTasksCaptured(hangGrace: .seconds(-1)) {}
+        }
+        #expect(result.standardErrorText.contains("withTasksCaptured's hangGrace is -1.0 seconds, which is negative"))
+    }
+
     // Guarantees: G-virtual-mutex-reentry-stops
     @Test func workRunForAWaitingCallerThatEntersTheCallersQueueStops() async {
         // Real queues would deadlock: the caller holds "m" and waits for "q"; q's earlier block waits for "m".

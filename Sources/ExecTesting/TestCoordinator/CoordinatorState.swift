@@ -18,7 +18,7 @@ struct CoordinatorState: Sendable {
     /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
     private(set) var now: UInt64 = start
 
-    /// While ``TestCoordinator/withTasksCaptured(_:)`` runs: where this coordinator's global jobs go, and how many
+    /// While ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` runs: where this coordinator's global jobs go, and how many
     /// calls are in progress (see ``GlobalJobCapture``).
     var capture: (target: CaptureTarget?, depth: Int) = (nil, 0)
 

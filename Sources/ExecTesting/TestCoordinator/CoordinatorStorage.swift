@@ -51,7 +51,7 @@ final class CoordinatorStorage: Sendable {
         return token
     }
 
-    /// Whether ``TestCoordinator/withTasksCaptured(_:)`` is running (``CoordinatorState/capture`` says where the jobs
+    /// Whether ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` is running (``CoordinatorState/capture`` says where the jobs
     /// go): spares a run that captures nothing the lock.
     private let capturing = Atomic(false)
 
@@ -59,7 +59,9 @@ final class CoordinatorStorage: Sendable {
     func beginCapturing(_ target: @autoclosure () -> CaptureTarget) {
         state.withLock { state in
             if state.capture.depth == 0 {
-                state.capture.target = target()
+                let target = target()
+                state.capture.target = target
+                CapturedTaskIDs.startCapturing(target)
                 GlobalJobCapture.retain()
             }
             state.capture.depth += 1
@@ -72,6 +74,7 @@ final class CoordinatorStorage: Sendable {
         state.withLock { state in
             state.capture.depth -= 1
             guard state.capture.depth == 0 else { return }
+            if let target = state.capture.target { CapturedTaskIDs.stopCapturing(target) }
             state.capture.target = nil
             capturing.store(false, ordering: .releasing)
             GlobalJobCapture.release()

@@ -21,12 +21,16 @@ import Musl
 /// A job belongs to a coordinator when it is enqueued:
 /// - on a thread running that coordinator's work (a task started, a continuation resumed or an actor scheduled by
 ///   work it runs), which a C thread-local says;
-/// - or by code inside ``TestCoordinator/withTasksCaptured(_:)`` (an exploration's body, when it captures), which a
+/// - or by code inside ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` (an exploration's body, when it captures), which a
 ///   task-local says, so that a task started there, and the tasks it starts, belong too.
 ///
+/// - or, for a task one of whose jobs a coordinator captured, while that coordinator still captures: a task woken by
+///   a thread of no coordinator (a real `Task.sleep` ending, a continuation resumed from a real queue) comes back to
+///   it. ``CapturedTaskIDs`` records them.
+///
 /// So tests that run in parallel keep their own jobs: one that captures nothing runs its tasks on Swift's executor as
-/// before. A job enqueued by a thread of no coordinator for a captured task (a real `Task.sleep` waking it, a
-/// continuation resumed from a real queue) is not captured: it runs on Swift's executor.
+/// before. A captured task woken from outside once the `withTasksCaptured` call has returned runs on Swift's
+/// executor.
 ///
 /// - Thread-safety: the hook is installed by the first capturing coordinator and removed by the last, under one lock,
 ///   with atomic writes; a hook another library installed since is left in place.
@@ -35,7 +39,7 @@ enum GlobalJobCapture {
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     /// The ticket of the `withTasksCaptured` body running in this task, or that started it (see
-    /// ``TestCoordinator/withTasksCaptured(_:)``): it names the coordinator its jobs go to.
+    /// ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)``): it names the coordinator its jobs go to.
     @TaskLocal static var bodyTicket: CaptureTicket?
 
     /// The address of the runtime's hook variable (kept as a number: an address is not `Sendable`), or 0 where the
@@ -93,7 +97,7 @@ enum GlobalJobCapture {
 
     /// Ours: a job of a capturing coordinator goes to it; any other, to the previous hook or the global executor.
     private static let hook: Hook = { job, original in
-        if let target = currentTarget() {
+        if let target = target(of: job) {
             target.capture(job, original: original)
         } else if let previous = UnsafeMutableRawPointer(bitPattern: previousHook.load(ordering: .acquiring)) {
             unsafeBitCast(previous, to: Hook.self)(job, original)
@@ -102,13 +106,14 @@ enum GlobalJobCapture {
         }
     }
 
-    /// The coordinator the job enqueued now belongs to, if any: the thread's first, then the task's.
-    private static func currentTarget() -> CaptureTarget? {
+    /// The coordinator `job`, enqueued now, belongs to, if any: the thread's, then the enqueuing task's, then that of
+    /// the job's own task. None inside ``enqueueUncaptured(_:)``, whoever the job's task is: a dropped job must leave.
+    private static func target(of job: UnownedJob) -> CaptureTarget? {
         if let raw = execkit_current_job_capture_target() {
             if raw == noCapture { return nil }
             return Unmanaged<CaptureTarget>.fromOpaque(raw).takeUnretainedValue()
         }
-        return bodyTicket?.target
+        return bodyTicket?.target ?? CapturedTaskIDs.target(of: job)
     }
 
     /// The thread's capture target while ``enqueueUncaptured(_:)`` runs: none, whatever the task says.
@@ -131,7 +136,7 @@ enum GlobalJobCapture {
     }
 }
 
-/// What the tasks started inside one ``TestCoordinator/withTasksCaptured(_:)`` call carry, as the task-local value
+/// What the tasks started inside one ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` call carry, as the task-local value
 /// ``GlobalJobCapture/bodyTicket``: a task copies its creator's task-local values when it starts and releases them when
 /// it finishes (whoever still holds its `Task`), so the ticket lives exactly as long as one of those tasks has not
 /// finished, and the coordinator, which holds it weakly, knows when one is left waiting.
@@ -144,14 +149,17 @@ final class CaptureTicket: Sendable {
 /// Where a capturing coordinator's global jobs go: its ``TestCoordinator/global`` queue, run with its task executor.
 final class CaptureTarget: Sendable {
     private let executor: SimulatedTaskExecutor
+    /// The tasks whose jobs it took: woken from outside while it captures, they come back to it.
+    let tasks = CapturedTaskIDs()
 
     init(executor: SimulatedTaskExecutor) {
         self.executor = executor
     }
 
-    /// Schedules `job` as work of the coordinator; a job the coordinator drops goes to `original`, the global
-    /// executor, so that its task still finishes.
+    /// Schedules `job` as work of the coordinator, and records its task as this target's while it captures; a job the
+    /// coordinator drops goes to `original`, the global executor, so that its task still finishes.
     func capture(_ job: UnownedJob, original: GlobalJobCapture.Original) {
+        tasks.record(job)
         executor.schedule(job) { original($0) }
     }
 }

@@ -3,7 +3,7 @@
 @_spi(ExecTesting) import ExecMutex
 
 /// The tasks a coordinator started with `task(priority:_:)` that have not finished, each with where it was started
-/// (when the coordinator records call sites), and the ``TestCoordinator/withTasksCaptured(_:)`` calls some of whose
+/// (when the coordinator records call sites), and the ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` calls some of whose
 /// tasks have not: what an exploration, and `assertNoPendingWork`, report as a hang when nothing is pending and some
 /// of them are still waiting.
 final class LaunchedTasks: Sendable {
@@ -13,7 +13,9 @@ final class LaunchedTasks: Sendable {
 
     private struct CaptureRecord: @unchecked Sendable {  // read and written under `captures`' lock only
         weak var ticket: CaptureTicket?
-        let origin: RecordedCallSite?
+        let callSite: PendingWork.CallSite
+        /// How long its tasks may stay out of the coordinator, in real time, before they count as hung.
+        let grace: Duration
         /// Whether the call is still running: its own binding holds the ticket then, whatever its tasks do.
         var isRunning = true
     }
@@ -32,9 +34,10 @@ final class LaunchedTasks: Sendable {
         _ = table.withLock { $0.unfinished.removeValue(forKey: id) }
     }
 
-    /// Records a `withTasksCaptured` call made at `origin`, whose tasks carry `ticket` until they finish.
-    func captured(_ ticket: CaptureTicket, at origin: RecordedCallSite?) {
-        captures.withLock { $0.append(CaptureRecord(ticket: ticket, origin: origin)) }
+    /// Records a `withTasksCaptured` call made at `callSite`, whose tasks carry `ticket` until they finish and may stay
+    /// out of the coordinator for `grace` before they count as hung.
+    func captured(_ ticket: CaptureTicket, at callSite: PendingWork.CallSite, grace: Duration) {
+        captures.withLock { $0.append(CaptureRecord(ticket: ticket, callSite: callSite, grace: grace)) }
     }
 
     /// Records that the `withTasksCaptured` call of `ticket` has returned: from now on, only its tasks hold `ticket`.
@@ -44,12 +47,12 @@ final class LaunchedTasks: Sendable {
         }
     }
 
-    /// Where each `withTasksCaptured` call that has returned, and some of whose tasks have not finished, was made, in
-    /// call order.
-    var unfinishedCaptures: [RecordedCallSite?] {
+    /// Each `withTasksCaptured` call that has returned, and some of whose tasks have not finished, in call order:
+    /// where it was made and its grace.
+    var unfinishedCaptures: [(callSite: PendingWork.CallSite, grace: Duration)] {
         captures.withLock { records in
             records.removeAll { $0.ticket == nil }
-            return records.filter { !$0.isRunning }.map(\.origin)
+            return records.filter { !$0.isRunning }.map { ($0.callSite, $0.grace) }
         }
     }
 

@@ -7,10 +7,19 @@ import Dispatch
 struct HungTasks {
     /// Where each unfinished `coordinator.task` was started.
     var launched: [RecordedCallSite?] = []
-    /// Where each `withTasksCaptured` call some of whose tasks have not finished was made.
-    var captured: [RecordedCallSite?] = []
+    /// Each `withTasksCaptured` call some of whose tasks have not finished: where it was made, and its grace.
+    var captured: [(callSite: PendingWork.CallSite, grace: Duration)] = []
 
     var isEmpty: Bool { launched.isEmpty && captured.isEmpty }
+
+    /// The grace of a `coordinator.task`: the real time it may stay out of the coordinator before it counts as hung.
+    static let launchedGrace = Duration.milliseconds(200)
+
+    /// How long these tasks may stay out of the coordinator, in real time, before they count as hung: the longest
+    /// grace among them.
+    var grace: Duration {
+        captured.map(\.grace).reduce(launched.isEmpty ? .zero : Self.launchedGrace) { max($0, $1) }
+    }
 
     /// What an exploration's hang and `assertNoPendingWork` say of them; `nil` when there are none.
     var message: String? {
@@ -26,20 +35,41 @@ struct HungTasks {
         if !captured.isEmpty {
             parts.append(
                 "a task started inside withTasksCaptured never finished ("
-                    + captured.map { "the call" + site($0) }.joined(separator: "; ") + ")")
+                    + captured.map { "the call at \($0.callSite), waited for \(Self.spoken($0.grace))" }
+                    .joined(separator: "; ") + ")")
         }
         return "nothing is pending, and " + parts.joined(separator: ", and ")
             + ". A task waiting for a continuation that is never resumed, for a task that waits for it, or for work "
             + "outside the coordinator ends this way; cancel a task meant to outlive the run, and run the coordinator, "
             + "before the body returns"
+            + (captured.isEmpty
+                ? ""
+                : ". A real Task.sleep or a real queue's callback keeps a task out of the coordinator for real: put "
+                    + "the sleep on coordinator.clock, or give withTasksCaptured a longer hangGrace")
+    }
+
+    /// A grace as the message says it: "0.2 s", "1.5 s".
+    private static func spoken(_ grace: Duration) -> String {
+        let milliseconds = grace.components.seconds * 1_000 + grace.components.attoseconds / 1_000_000_000_000_000
+        return "\(milliseconds / 1_000)" + (milliseconds % 1_000 == 0 ? "" : ".\(Self.fraction(milliseconds % 1_000))")
+            + " s"
+    }
+
+    /// Three digits of milliseconds without their trailing zeros: 200 is "2", 250 is "25", 5 is "005".
+    private static func fraction(_ milliseconds: Int64) -> String {
+        var digits = String(milliseconds)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits
     }
 }
 
 extension TestCoordinator {
     /// The tasks left waiting although nothing is pending, or none. A task still in flight outside the coordinator (on
     /// an actor of Swift's, on `MainActor`, in a real `Task.sleep`, or moved to a real executor by a discard) finishes
-    /// or brings work back soon: such tasks get up to 0.2 s of real time to do so before they count as hung. A
-    /// coordinator with no such task pays nothing for it.
+    /// or brings work back soon: such tasks get their grace of real time to do so (0.2 s for a `coordinator.task`, a
+    /// `withTasksCaptured` call's `hangGrace` for its tasks) before they count as hung. A coordinator with no such task
+    /// pays nothing for it.
     func hungTasks() -> HungTasks {
         func current() -> HungTasks {
             storage.isIdle
@@ -48,11 +78,11 @@ extension TestCoordinator {
         }
         var hung = current()
         guard !hung.isEmpty else { return hung }
+        let clock = ContinuousClock()
+        let start = clock.now
         let pause = DispatchSemaphore(value: 0)  // never signalled: each wait is a 1 ms pause
-        var waited = 0
-        while !hung.isEmpty && waited < 200 {
+        while !hung.isEmpty && clock.now - start < hung.grace {
             _ = pause.wait(timeout: .now() + .milliseconds(1))
-            waited += 1
             hung = current()
         }
         return hung

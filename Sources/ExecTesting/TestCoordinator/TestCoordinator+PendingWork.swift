@@ -15,9 +15,9 @@ extension TestCoordinator {
 
     /// Reports a failure when work is still pending: call it at the end of a test (a `defer`, or a suite's `deinit`)
     /// to prove the test left no timer running, no sleep waiting and no block unrun. With nothing pending, it reports
-    /// a hang instead when a task started inside ``withTasksCaptured(_:)`` (or, in an exploration's run, with
-    /// ``task(priority:_:)->Task<Success,Error>``) is still waiting after 0.2 s of real time: nothing the coordinator
-    /// holds will wake it (a continuation never resumed, say). <!-- G-virtual-captured-tasks-hang -->
+    /// a hang instead when a task started inside ``withTasksCaptured(hangGrace:filePath:line:_:)`` (or, in an exploration's run, with
+    /// ``task(priority:_:)->Task<Success,Error>``) is still waiting after 0.2 s of real time (the call's `hangGrace`):
+    /// nothing the coordinator holds will wake it (a continuation never resumed, say). <!-- G-virtual-captured-tasks-hang -->
     ///
     /// The message lists each pending item with the source line that scheduled it, such as
     /// `timer on "main", due at 1.0 s (#1), scheduled at SearchTests.swift:42` (see ``PendingWork/callSite``).
@@ -36,7 +36,7 @@ extension TestCoordinator {
     ///     the test goes on; outside one it stops the program. Pass `{ XCTFail($0) }` under XCTest, or
     ///     `{ fatalError($0) }` to stop in every case. <!-- G-virtual-assert-no-pending -->
     /// - Cost: nothing beyond taking the lock when nothing is pending and no task is left waiting; a task left waiting
-    ///   adds up to 0.2 s of real time; pending work, symbolicating the call sites, tens of milliseconds for each
+    ///   adds up to 0.2 s of real time (a `withTasksCaptured` call's `hangGrace`); pending work, symbolicating the call sites, tens of milliseconds for each
     ///   source line not looked up before (see ``PendingWork/callSite``). <!-- G-virtual-call-site-cost -->
     public func assertNoPendingWork(
         fileID: StaticString = #fileID,
