@@ -104,8 +104,9 @@ final class CapturedTaskIDs: Sendable {
 
     // MARK: The runtime's ids
 
-    private typealias TaskIDFunction = @convention(c) (UnsafeMutableRawPointer) -> UInt64
-    private typealias FlagsFunction = @convention(c) (UnsafeMutableRawPointer) -> UInt32
+    // The runtime declares both with Swift's calling convention (SWIFT_CC(swift)), as a thin function is called.
+    private typealias TaskIDFunction = @convention(thin) (UnsafeMutableRawPointer) -> UInt64
+    private typealias FlagsFunction = @convention(thin) (UnsafeMutableRawPointer) -> UInt32
 
     /// The runtime's `swift_task_getJobTaskId` and `swift_task_getJobFlags` (their addresses, 0 where not exported),
     /// looked up together.
