@@ -396,6 +396,46 @@ extension CapturedTasksTests {
         }
     }
 
+    /// A captured task woken from outside after the body's last run, but before the call returns: its job is pending
+    /// when the call returns, and nothing would run it. It goes to Swift's executor then, and the task finishes.
+    // Guarantees: G-virtual-captured-tasks-woken
+    @Test func aCapturedTaskWokenAfterTheBodysLastRunFinishesOnSwiftsExecutor() {
+        let coordinator = TestCoordinator()
+        let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        coordinator.withTasksCaptured {
+            Task {
+                await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } }
+                finished.signal()
+            }
+            coordinator.runUntilIdle()
+            DispatchQueue.global().async { waiting.withLock { $0?.resume() } }
+            Self.waitForArrival(in: coordinator, orAny: LockedBox([]))
+            #expect(!coordinator.isIdle, "the woken task came back to the coordinator while the call ran")
+        }
+        #expect(coordinator.isIdle, "its job left the coordinator when the call returned")
+        #expect(finished.wait(timeout: .now() + 30) == .success, "the task finished without the coordinator")
+    }
+
+    /// The same in an exploration: the run does not end with the woken job pending (which would hide a hang, and
+    /// leave the task to finish only when the run's coordinator is closed).
+    // Guarantees: G-virtual-captured-tasks-woken
+    @Test func aWokenTaskPendingWhenAnExploredCallReturnsLeavesTheRunsWork() {
+        let pendingAfterTheCall = LockedBox<[Bool]>([])
+        let report = TestCoordinator.explore(.random, iterations: 5) { coordinator in
+            let waiting = LockedBox<CheckedContinuation<Void, Never>?>(nil)
+            coordinator.withTasksCaptured {
+                Task { await withCheckedContinuation { continuation in waiting.withLock { $0 = continuation } } }
+                coordinator.runUntilIdle()
+                DispatchQueue.global().async { waiting.withLock { $0?.resume() } }
+                Self.waitForArrival(in: coordinator, orAny: LockedBox([]))
+            }
+            pendingAfterTheCall.withLock { $0.append(!coordinator.isIdle) }
+        }
+        #expect(report.failure == nil, "\(report.failure?.error ?? "")")
+        #expect(pendingAfterTheCall.withLock { $0 } == [false, false, false, false, false])
+    }
+
     /// While a coordinator captures, and has taken tasks, a task of code that captures nothing, resumed from a real
     /// queue, still finishes on Swift's executor: only tasks whose jobs the coordinator took come back to it.
     // Guarantees: G-virtual-captured-tasks-isolated G-virtual-captured-tasks-woken

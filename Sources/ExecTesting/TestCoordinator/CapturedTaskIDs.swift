@@ -15,14 +15,17 @@ import Musl
 /// of no coordinator (a real `Task.sleep` ending, a continuation resumed from a real queue) comes back to its
 /// coordinator while it captures, instead of going on on Swift's executor beside the coordinator's work (issue #41).
 ///
-/// A task's id is the runtime's (`swift_task_getJobTaskId`): unique in the process, so a task of a test running in
-/// parallel is never mistaken for one. Only task jobs count (`swift_task_getJobFlags` says a job's kind); where the
-/// runtime exports neither function, nothing is recorded, and such a task goes on on Swift's executor.
+/// A task's id is the runtime's (`swift_task_getJobTaskId`): unique in the process (a 64-bit count), so only a task
+/// whose job this coordinator ran comes back to it. A task of another test does only if this coordinator's work once
+/// resumed it. Only task jobs count (`swift_task_getJobFlags` says a job's kind); where the runtime exports neither
+/// function, nothing is recorded, and such a task goes on on Swift's executor. A woken job still pending when the
+/// capture ends goes to Swift's executor (``CoordinatorStorage/endCapturing()``).
 ///
 /// - Cost: each captured job records its task in its coordinator's sorted list: an append, as a new task's id is
 ///   larger than those before, or a binary search for a task seen before; one uncontended lock. Every other job
-///   enqueued on the global executor pays one atomic load while no coordinator captures, and a look in each capturing
-///   coordinator's list while one does.
+///   enqueued on the global executor pays one atomic load while no coordinator captures, and, while one does, a lock
+///   shared by the process and a binary search in each capturing coordinator's list: 40,000 detached tasks awaited
+///   one by one on another thread took about 27 ms instead of 21 (release build, 2,000 tasks recorded).
 /// - Thread-safety: the lists and the capturing coordinators are each under a lock of their own; no job runs under
 ///   one.
 final class CapturedTaskIDs: Sendable {
@@ -54,7 +57,7 @@ final class CapturedTaskIDs: Sendable {
     }
 
     /// Whether the task `id` names was recorded.
-    private func contains(_ id: UInt64) -> Bool {
+    func contains(_ id: UInt64) -> Bool {
         ids.withLock { ids in
             let index = Self.insertionIndex(of: id, in: ids)
             return index < ids.count && ids[index] == id
@@ -98,8 +101,7 @@ final class CapturedTaskIDs: Sendable {
     /// The capturing coordinator's target one of whose jobs was `job`'s task's, if any.
     static func target(of job: UnownedJob) -> CaptureTarget? {
         guard anyCapturing.load(ordering: .acquiring), let id = taskID(of: job, runtimeFunctions) else { return nil }
-        let targets = capturing.withLock { $0 }
-        return targets.first { $0.tasks.contains(id) }
+        return capturing.withLock { targets in targets.first { $0.tasks.contains(id) } }
     }
 
     // MARK: The runtime's ids

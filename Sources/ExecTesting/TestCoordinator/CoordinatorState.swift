@@ -18,9 +18,10 @@ struct CoordinatorState: Sendable {
     /// Virtual time, in nanoseconds of `DispatchTime` uptime. Never goes back.
     private(set) var now: UInt64 = start
 
-    /// While ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` runs: where this coordinator's global jobs go, and how many
-    /// calls are in progress (see ``GlobalJobCapture``).
-    var capture: (target: CaptureTarget?, depth: Int) = (nil, 0)
+    /// While ``TestCoordinator/withTasksCaptured(hangGrace:filePath:line:_:)`` runs: where this coordinator's global
+    /// jobs go, how many calls are in progress (see ``GlobalJobCapture``), and the jobs of captured tasks woken from
+    /// outside, which go to Swift's executor if still pending when the last call returns.
+    var capture: (target: CaptureTarget?, depth: Int, woken: [WorkToken]) = (nil, 0, [])
 
     /// The pending work: unfired timers, each serial queue's FIFO, the concurrent work.
     private(set) var timeline = WorkTimeline()

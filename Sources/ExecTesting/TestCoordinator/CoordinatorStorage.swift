@@ -69,15 +69,34 @@ final class CoordinatorStorage: Sendable {
         capturing.store(true, ordering: .releasing)
     }
 
-    /// Ends one ``beginCapturing(_:)``.
+    /// Ends one ``beginCapturing(_:)``. The last one hands the jobs of woken tasks still pending to Swift's executor
+    /// (their blocks, released after unlocking, send them there): a wake that came after the body's last run would
+    /// otherwise wait for a run that never comes.
     func endCapturing() {
-        state.withLock { state in
+        let unrun = state.withLock { state -> [ScheduledWork] in
             state.capture.depth -= 1
-            guard state.capture.depth == 0 else { return }
+            guard state.capture.depth == 0 else { return [] }
             if let target = state.capture.target { CapturedTaskIDs.stopCapturing(target) }
             state.capture.target = nil
             capturing.store(false, ordering: .releasing)
             GlobalJobCapture.release()
+            defer { state.capture.woken = [] }
+            return state.capture.woken.compactMap { state.cancel($0) }
+        }
+        withExtendedLifetime(unrun) {}
+    }
+
+    /// Schedules `body`, a job of a task `target` captured that something outside woke, as work due now, if this
+    /// coordinator still captures into `target`; `false` otherwise (the last call has returned: the job is not
+    /// taken, and goes to Swift's executor).
+    func scheduleWoken(
+        on queue: SimulatedQueue?, for target: CaptureTarget, _ body: @escaping @Sendable () -> Void
+    ) -> Bool {
+        let work = ScheduledWork(queue: queue, kind: .job, origin: captureOrigin(), body: body)
+        return state.withLock { state in
+            guard !state.isClosed, state.capture.target === target else { return false }
+            state.capture.woken.append(state.queue(work, latency: hopLatency, spread: hopLatencySpread))
+            return true
         }
     }
 

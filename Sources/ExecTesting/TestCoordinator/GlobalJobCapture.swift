@@ -97,8 +97,11 @@ enum GlobalJobCapture {
 
     /// Ours: a job of a capturing coordinator goes to it; any other, to the previous hook or the global executor.
     private static let hook: Hook = { job, original in
-        if let target = target(of: job) {
+        let thread = execkit_current_job_capture_target()
+        if let target = enqueuer(onThreadOf: thread) {
             target.capture(job, original: original)
+        } else if thread == nil, let target = CapturedTaskIDs.target(of: job) {
+            target.captureWoken(job, original: original)
         } else if let previous = UnsafeMutableRawPointer(bitPattern: previousHook.load(ordering: .acquiring)) {
             unsafeBitCast(previous, to: Hook.self)(job, original)
         } else {
@@ -106,14 +109,15 @@ enum GlobalJobCapture {
         }
     }
 
-    /// The coordinator `job`, enqueued now, belongs to, if any: the thread's, then the enqueuing task's, then that of
-    /// the job's own task. None inside ``enqueueUncaptured(_:)``, whoever the job's task is: a dropped job must leave.
-    private static func target(of job: UnownedJob) -> CaptureTarget? {
-        if let raw = execkit_current_job_capture_target() {
-            if raw == noCapture { return nil }
-            return Unmanaged<CaptureTarget>.fromOpaque(raw).takeUnretainedValue()
+    /// The coordinator a job enqueued now belongs to by who enqueues it, if any: the thread's (`thread`, its C
+    /// thread-local), then the enqueuing task's. Inside ``enqueueUncaptured(_:)``, none; nor does the job's own task
+    /// bring it back then (the hook reads task ids only on a thread with no target at all).
+    private static func enqueuer(onThreadOf thread: UnsafeMutableRawPointer?) -> CaptureTarget? {
+        if let thread {
+            if thread == noCapture { return nil }
+            return Unmanaged<CaptureTarget>.fromOpaque(thread).takeUnretainedValue()
         }
-        return bodyTicket?.target ?? CapturedTaskIDs.target(of: job)
+        return bodyTicket?.target
     }
 
     /// The thread's capture target while ``enqueueUncaptured(_:)`` runs: none, whatever the task says.
@@ -161,5 +165,11 @@ final class CaptureTarget: Sendable {
     func capture(_ job: UnownedJob, original: GlobalJobCapture.Original) {
         tasks.record(job)
         executor.schedule(job) { original($0) }
+    }
+
+    /// Schedules `job`, of a task of this target's woken by a thread of no coordinator, as work of the coordinator
+    /// while it still captures into this target; otherwise it goes to `original`.
+    func captureWoken(_ job: UnownedJob, original: GlobalJobCapture.Original) {
+        executor.scheduleWoken(job, for: self) { original($0) }
     }
 }

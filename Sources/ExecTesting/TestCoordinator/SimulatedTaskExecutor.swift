@@ -33,4 +33,18 @@ final class SimulatedTaskExecutor: TaskExecutor {
         }
         storage.scheduleNow(.job, on: queue) { block.run() }
     }
+
+    /// Schedules `job`, of a task `target` captured that something outside woke, to run here if the coordinator still
+    /// captures into `target` (see ``CoordinatorStorage/scheduleWoken(on:for:_:)``); otherwise, or dropped later, it
+    /// goes to `whenDropped`.
+    func scheduleWoken(
+        _ job: UnownedJob, for target: CaptureTarget, whenDropped: @escaping @Sendable (UnownedJob) -> Void
+    ) {
+        let block = DropAwareBlock {
+            ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
+        } whenDropped: {
+            whenDropped(job)
+        }
+        _ = storage.scheduleWoken(on: queue, for: target) { block.run() }
+    }
 }

@@ -26,10 +26,11 @@ extension TestCoordinator {
     /// - Synchronous: `body` does not await. An awaiting body's own jobs would belong to the coordinator too (a hop to
     ///   an actor, a `Task.yield()`), and only the body runs the coordinator: it would wait for ever. From an `async`
     ///   test, call this form; start tasks inside, run the coordinator, and read their results after it returns.
-    /// - Woken from outside: a captured task woken by something outside the coordinator (a real `Task.sleep` ending, a
-    ///   continuation resumed from a real queue) while this call runs comes back to the coordinator, as a job due at
-    ///   once that the next `runUntilIdle()` runs; when it arrives is real time's choice, so put sleeps on ``clock``.
-    ///   Woken after this call has returned, it goes on on Swift's executor. <!-- G-virtual-captured-tasks-woken -->
+    /// - Woken from outside: a task whose job the coordinator ran, woken by something outside it (a real `Task.sleep`
+    ///   ending, a continuation resumed from a real queue) while this call runs, comes back to the coordinator as a
+    ///   job due at once, for the next `runUntilIdle()`; when it arrives is real time's choice, so put sleeps on
+    ///   ``clock``. Still pending when this call returns, or woken after, it goes on on Swift's executor.
+    ///   <!-- G-virtual-captured-tasks-woken -->
     /// - Limits: main-actor jobs (`Task { @MainActor in }`) run on the real main actor: Swift 6.3's runtime enqueues
     ///   them past its main-executor hook, which never fires for them. Where the runtime does not export its hook,
     ///   nothing is captured (``capturesTasks`` says which).
@@ -38,7 +39,8 @@ extension TestCoordinator {
     ///   this call: by an exploration, as the run's failure, and by ``assertNoPendingWork(fileID:line:reportFailure:)``.
     ///   Its `Task` handle may be held or not: a task releases what it carries when it finishes. A main-actor task
     ///   started inside counts too, though it is not captured: check from the main thread only once it has run. A
-    ///   `Task.detached` carries nothing of its creator's, so it is neither captured nor tracked.
+    ///   `Task.detached` started in `body` is captured (its start is enqueued there) but carries nothing of its
+    ///   creator's, so it is not tracked.
     ///   <!-- G-virtual-captured-tasks-hang -->
     /// - Real sleeps: a real `Task.sleep` (or a callback from a real queue) in a captured task is waited for, up to
     ///   `hangGrace`; a longer one is reported as a hang. It stays real because Swift's runtime sleeps outside every
