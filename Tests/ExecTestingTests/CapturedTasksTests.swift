@@ -343,12 +343,7 @@ extension CapturedTasksTests {
             }
             coordinator.runUntilIdle()
         }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                _ = sleeping.wait(timeout: .now() + 30)
-                continuation.resume()
-            }
-        }
+        await Self.waitOffThePool(for: sleeping)
         let reports = await Self.assertNoPendingWorkOffThePool(coordinator)
         #expect(reports.isEmpty, "\(reports)")
     }

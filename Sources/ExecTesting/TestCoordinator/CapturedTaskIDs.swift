@@ -57,7 +57,7 @@ final class CapturedTaskIDs: Sendable {
     }
 
     /// Whether the task `id` names was recorded.
-    func contains(_ id: UInt64) -> Bool {
+    private func contains(_ id: UInt64) -> Bool {
         ids.withLock { ids in
             let index = Self.insertionIndex(of: id, in: ids)
             return index < ids.count && ids[index] == id

@@ -87,16 +87,13 @@ final class CoordinatorStorage: Sendable {
     }
 
     /// Schedules `body`, a job of a task `target` captured that something outside woke, as work due now, if this
-    /// coordinator still captures into `target`; `false` otherwise (the last call has returned: the job is not
-    /// taken, and goes to Swift's executor).
-    func scheduleWoken(
-        on queue: SimulatedQueue?, for target: CaptureTarget, _ body: @escaping @Sendable () -> Void
-    ) -> Bool {
+    /// coordinator still captures into `target`. Otherwise (the last call has returned) `body` is released here,
+    /// after unlocking, unrun: the job's block then sends it to Swift's executor.
+    func scheduleWoken(on queue: SimulatedQueue?, for target: CaptureTarget, _ body: @escaping @Sendable () -> Void) {
         let work = ScheduledWork(queue: queue, kind: .job, origin: captureOrigin(), body: body)
-        return state.withLock { state in
-            guard !state.isClosed, state.capture.target === target else { return false }
+        state.withLock { state in
+            guard !state.isClosed, state.capture.target === target else { return }
             state.capture.woken.append(state.queue(work, latency: hopLatency, spread: hopLatencySpread))
-            return true
         }
     }
 
@@ -297,14 +294,12 @@ final class CoordinatorStorage: Sendable {
                     work.body()  // the fiber's resume()
                 } else if work.isGlobalBlock, let queue = work.queue, Fiber.mayStart {
                     Fiber.start(work, in: queue, storage: self, locks: fiberLocks)
-                } else if work.isGlobalBlock {
-                    // Past the process's fibers: whole, its locks watched (a stopped block may hold one it wants).
-                    fiberLocks.runnerStartsBlock()
-                    runWhole(work)
-                    if fiberLocks.runnerPoints >= 2 { leaveOrderingsOut() }
                 } else {
+                    // Whole, its locks watched (a stopped block may hold one it wants). A global block here is past the
+                    // process's fibers: two points in it leave orderings out, as without interleaving.
                     fiberLocks.runnerStartsBlock()
                     runWhole(work)
+                    if work.isGlobalBlock && fiberLocks.runnerPoints >= 2 { leaveOrderingsOut() }
                 }
             }
         }

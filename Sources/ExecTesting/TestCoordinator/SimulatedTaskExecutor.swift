@@ -26,11 +26,7 @@ final class SimulatedTaskExecutor: TaskExecutor {
     /// Schedules `job` to run here; dropped (discarded, or refused by a coordinator that is gone), it goes to
     /// `whenDropped`, a real executor: its task must still finish.
     func schedule(_ job: UnownedJob, whenDropped: @escaping @Sendable (UnownedJob) -> Void) {
-        let block = DropAwareBlock {
-            ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
-        } whenDropped: {
-            whenDropped(job)
-        }
+        let block = runningHere(job, whenDropped: whenDropped)
         storage.scheduleNow(.job, on: queue) { block.run() }
     }
 
@@ -40,11 +36,19 @@ final class SimulatedTaskExecutor: TaskExecutor {
     func scheduleWoken(
         _ job: UnownedJob, for target: CaptureTarget, whenDropped: @escaping @Sendable (UnownedJob) -> Void
     ) {
-        let block = DropAwareBlock {
+        let block = runningHere(job, whenDropped: whenDropped)
+        storage.scheduleWoken(on: queue, for: target) { block.run() }
+    }
+
+    /// A block that runs `job` on this executor, or, released unrun, hands it to `whenDropped`.
+    @inline(__always)
+    private func runningHere(
+        _ job: UnownedJob, whenDropped: @escaping @Sendable (UnownedJob) -> Void
+    ) -> DropAwareBlock {
+        DropAwareBlock {
             ExecutorJobs.run(job, on: self.asUnownedTaskExecutor(), isolatedTo: nil)
         } whenDropped: {
             whenDropped(job)
         }
-        _ = storage.scheduleWoken(on: queue, for: target) { block.run() }
     }
 }

@@ -1,6 +1,7 @@
 // Copyright 2026 The ExecKit authors. Licensed under the Apache License, Version 2.0.
 
 import Dispatch
+import ExecDispatch
 
 /// The tasks of a coordinator left waiting although nothing is pending: started with `coordinator.task`, or inside a
 /// `withTasksCaptured` call. Nothing the coordinator holds will ever wake them.
@@ -48,19 +49,9 @@ struct HungTasks {
                     + "the sleep on coordinator.clock, or give withTasksCaptured a longer hangGrace")
     }
 
-    /// A grace as the message says it: "0.2 s", "1.5 s".
+    /// A grace in seconds, as pending-work descriptions spell times: "0.2 s", "1.5 s".
     private static func spoken(_ grace: Duration) -> String {
-        let milliseconds = grace.components.seconds * 1_000 + grace.components.attoseconds / 1_000_000_000_000_000
-        return "\(milliseconds / 1_000)" + (milliseconds % 1_000 == 0 ? "" : ".\(Self.fraction(milliseconds % 1_000))")
-            + " s"
-    }
-
-    /// Three digits of milliseconds without their trailing zeros: 200 is "2", 250 is "25", 5 is "005".
-    private static func fraction(_ milliseconds: Int64) -> String {
-        var digits = String(milliseconds)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return digits
+        "\(Double(grace.saturatingNanoseconds) / 1_000_000_000) s"
     }
 }
 
